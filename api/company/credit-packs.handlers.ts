@@ -2,7 +2,8 @@ import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
 import { formatUsdc } from '../../domain/money.js';
 import type { SelfServiceConfig } from '../../domain/self-service.js';
-import { parsePackPurchase } from '../../domain/validation/self-service.js';
+import type { z } from 'zod';
+import { parsePackPurchase, type creditPacksSchema } from '../../domain/validation/self-service.js';
 import type { Db } from '../../db/connection.js';
 import { getPurchase, listPurchases } from '../../db/repositories/platform-purchases.repo.js';
 import type { AppState } from '../http/context.js';
@@ -27,7 +28,7 @@ export function mountCreditPacks(signedIn: Router<AppState>, admin: Router<AppSt
   const buyer = (ctx: { state: AppState }) => ({ kind: 'credits' as const, companyId: memberOf(ctx).companyId });
 
   signedIn.get('/credit-packs', (ctx) => {
-    ctx.body = {
+    const packs: z.input<typeof creditPacksSchema> = {
       packs: deps.selfService.creditPacks.map((p) => ({
         id: p.id,
         credits: p.credits,
@@ -36,6 +37,7 @@ export function mountCreditPacks(signedIn: Router<AppState>, admin: Router<AppSt
       purchase_networks: purchaseNetworks(deps.selfService),
       card_checkout: false,
     };
+    ctx.body = packs;
   });
 
   signedIn.get('/credit-packs/purchases', async (ctx) => {

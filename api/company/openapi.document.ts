@@ -2,7 +2,12 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/accounts.js';
 import { V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
 import { RESERVED_FIELD_NAMES } from '../../domain/validation/processing-request.js';
-import { SAVED_WORKFLOW_OPERATIONS } from '../../domain/validation/saved-workflows.js';
+import {
+  deletedSavedWorkflowSchema,
+  SAVED_WORKFLOW_OPERATIONS,
+  savedWorkflowListSchema,
+  savedWorkflowSchema,
+} from '../../domain/validation/saved-workflows.js';
 import { MAX_CORRECTIONS_PER_REQUEST, MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
 import { BATCH_LIMITS } from '../../domain/batches.js';
 import { LINE_ITEM_COLUMNS } from '../../domain/extraction.js';
@@ -15,7 +20,9 @@ import {
   plainHeaders,
   SESSION,
   sessionDocument,
+  routeTablePaths,
   sessionHeaders,
+  type SessionRoute,
 } from '../http/session-document.js';
 import {
   errorResponses,
@@ -37,15 +44,19 @@ import {
   companyKeySchema,
   invitationListSchema,
   invitationSchema,
+  memberListSchema,
   newCompanyKeySchema,
+  removedMemberSchema,
   revokedInvitationSchema,
   deletedV1WebhookSchema,
   newV1WebhookSchema,
   rotatedV1WebhookSchema,
   v1WebhookListSchema,
+  v1WebhookCreateSchema,
   v1WebhookSchema,
 } from '../../domain/validation/company.js';
 import { NETWORKS } from '../../domain/networks.js';
+import { creditPacksSchema } from '../../domain/validation/self-service.js';
 import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
 import { PURCHASE_FIELDS, purchaseEx } from '../integrations/openapi.document.js';
 
@@ -183,7 +194,7 @@ const errors = (status: number, codes: ErrorCode[], description: string, extraHe
   errorResponse(status, codes, description, example(codes[0]!), extraHeaders);
 
 /** The errors of an operation, by what it is: public or behind the session, a mutation, an admin's, with an id or a query. */
-function errorsOf(o: {
+interface ErrorsOf {
   public?: boolean;
   mutation?: boolean;
   admin?: boolean;
@@ -192,7 +203,8 @@ function errorsOf(o: {
   codes409?: ErrorCode[];
   v1?: boolean;
   notFound?: ErrorCode[];
-}): Record<string, Schema> {
+}
+function errorsOf(o: ErrorsOf): Record<string, Schema> {
   const forbidden: ErrorCode[] = [o.v1 ? 'api_key_not_accepted' : 'authorization_header_rejected'];
   if (o.mutation) forbidden.push('origin_rejected');
   if (!o.public)
@@ -361,6 +373,475 @@ const WORKFLOW_BODY: Record<string, Schema> = {
     description: '`flow-extract` takes no options in this release: `{}`.',
   },
 };
+
+type CompanyRoute = SessionRoute<ErrorsOf>;
+
+/** API keys, members and invitations (billing administrators). */
+const TEAM_ROUTES: CompanyRoute[] = [
+  {
+    method: 'get',
+    path: '/api/company/keys',
+    operationId: 'listKeys',
+    tag: 'API keys',
+    summary: 'API keys',
+    security: 'session',
+    description: 'Active keys, then the 20 most recent revoked or expired ones. Never a secret.',
+    response: { description: 'The keys.', schema: companyKeyListSchema, examples: { keys: { data: [keyEx] } } },
+    errors: { admin: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/keys',
+    operationId: 'createKey',
+    tag: 'API keys',
+    summary: 'Create an API key',
+    security: 'mutation',
+    description: `An \`sk_live_\` key of the company, created by (and belonging to) the signed-in administrator: removing that member revokes it. The secret is in this response only. At most ${LIMITS.activeKeysPerCompany} active keys per company. \`expires_at\`: Unix seconds, in the future.`,
+    body: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'scopes'],
+        properties: {
+          name: trimmed(1, 80, 'A name for the key, 1 to 80 characters after trimming.'),
+          scopes: { type: 'array', minItems: 1, maxItems: 2, uniqueItems: true, items: { enum: ['read', 'write'] } },
+          expires_at: { type: 'integer', minimum: 1 },
+        },
+      },
+      examples: { create: { name: 'ci pipeline', scopes: ['read', 'write'] } },
+    },
+    response: {
+      status: '201',
+      description: 'Created; the secret is shown once.',
+      schema: newCompanyKeySchema,
+      examples: { created: { ...keyEx, secret: 'sk_live_Ab3xExampleExampleExampleQz9K' } },
+    },
+    errors: { admin: true, mutation: true, codes409: ['limit_reached'] },
+  },
+  {
+    method: 'post',
+    path: '/api/company/keys/{key_id}/revoke',
+    operationId: 'revokeKey',
+    tag: 'API keys',
+    summary: 'Revoke an API key',
+    security: 'mutation',
+    description: 'The key answers 401 from the next request on. Revoking a revoked key changes nothing.',
+    parameters: [idParam('key_id', 'key', 'API key')],
+    body: 'empty',
+    response: {
+      description: 'Revoked.',
+      schema: companyKeySchema,
+      examples: { revoked: { ...keyEx, status: 'revoked', revoked_at: EX.at } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/members',
+    operationId: 'listMembers',
+    tag: 'Members',
+    summary: 'Members',
+    security: 'session',
+    response: {
+      description: 'The members.',
+      schema: memberListSchema,
+      examples: { members: { data: [{ ...memberEx, created_at: EX.at }] } },
+    },
+    errors: { admin: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/members/{member_id}/remove',
+    operationId: 'removeMember',
+    tag: 'Members',
+    summary: 'Remove a member',
+    security: 'mutation',
+    description:
+      'In one transaction: the membership ends, every API key the member created is revoked, every invitation they issued that is still open is revoked, ' +
+      'their sessions end. The last billing administrator cannot be removed (409).',
+    parameters: [idParam('member_id', 'mem', 'Member')],
+    body: 'empty',
+    response: {
+      description: 'Removed.',
+      schema: removedMemberSchema,
+      examples: { removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2, revoked_invitations: 1 } },
+    },
+    errors: { admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] },
+  },
+  {
+    method: 'get',
+    path: '/api/company/invitations',
+    operationId: 'listInvitations',
+    tag: 'Members',
+    summary: 'Open invitations',
+    security: 'session',
+    response: {
+      description: 'Open invitations, newest first.',
+      schema: invitationListSchema,
+      examples: { invitations: { data: [invitationEx] } },
+    },
+    errors: { admin: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/invitations',
+    operationId: 'invite',
+    tag: 'Members',
+    summary: 'Invite a member',
+    security: 'mutation',
+    description:
+      "Invites an address: a single-use token (stored as a digest) is e-mailed to it, with a link to the dashboard's acceptance page, and shown to " +
+      'nobody else (not in this answer): accepting it at `POST /api/company/invitations/accept` before `expires_at` proves control of the address. ' +
+      'The e-mail is sent before this answer; if the mail server does not take it, no invitation is made (422 `invitation_undeliverable` for an address ' +
+      `it refuses, 503 \`mail_unavailable\` otherwise, or when this server sends no e-mail). Members and open invitations together stay within ${LIMITS.membersPerCompany}. ` +
+      '`role`: `member` (default) or `billing_admin`.',
+    body: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['email'],
+        properties: { email: { type: 'string', pattern: EMAIL }, role: { enum: ['member', 'billing_admin'] } },
+      },
+      examples: { invite: { email: 'new.colleague@example.com', role: 'member' } },
+    },
+    response: {
+      status: '201',
+      description: 'Invited: the invitation was e-mailed to the address (its token is in that e-mail only).',
+      schema: invitationSchema,
+      examples: { invited: invitationEx },
+    },
+    errors: {
+      admin: true,
+      mutation: true,
+      codes409: ['limit_reached', 'invitation_pending', 'account_in_other_company'],
+    },
+    moreErrors: {
+      '422': errors(
+        422,
+        ['validation_failed', 'malformed_json', 'invitation_undeliverable'],
+        'Invalid body (`issues` names each field), or the mail server refused the address (`issues` names `email`).',
+      ),
+      '503': errors(
+        503,
+        ['mail_unavailable', 'service_unavailable'],
+        'The invitation e-mail was not sent (no invitation was made), or the database is unavailable: retry after `Retry-After` seconds.',
+        {
+          'Retry-After': header(
+            'Seconds to wait before retrying; absent when this server sends no e-mail at all.',
+            { type: 'integer', minimum: 0 },
+            false,
+          ),
+        },
+      ),
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/company/invitations/{invitation_id}/revoke',
+    operationId: 'revokeInvitation',
+    tag: 'Members',
+    summary: 'Revoke an invitation',
+    security: 'mutation',
+    parameters: [idParam('invitation_id', 'cin', 'Invitation')],
+    body: 'empty',
+    response: {
+      description: 'Revoked.',
+      schema: revokedInvitationSchema,
+      examples: { revoked: { ...invitationEx, revoked_at: EX.at } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+];
+
+const webhookIdParam = idParam('webhook_id', 'whe', 'Webhook');
+
+/** The company's /v1 webhooks (billing administrators); registering one is `POST /v1/webhooks`. */
+const WEBHOOK_ROUTES: CompanyRoute[] = [
+  {
+    method: 'post',
+    path: '/v1/webhooks',
+    operationId: 'createWebhook',
+    tag: 'Webhooks',
+    summary: 'Register a webhook',
+    security: 'mutation',
+    description: `A public HTTPS URL (port 443, a public host name, no credentials; the same destination policy as \`/proof\`; DNS is checked again on every delivery). The signing secret is in this response only. At most ${LIMITS.webhooksPerCompany} per company. A job or batch names it with \`webhook_id\`; which events it receives is decided there. An API key gets 403 \`api_key_not_accepted\`.`,
+    body: { schema: v1WebhookCreateSchema, examples: { create: { url: 'https://hooks.example.com/paycore' } } },
+    response: {
+      status: '201',
+      description: 'Registered; the secret is shown once.',
+      schema: newV1WebhookSchema,
+      examples: { created: { ...webhookEx, secret } },
+      headers: { Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true) },
+    },
+    errors: { admin: true, mutation: true, v1: true, codes409: ['limit_reached'] },
+  },
+  {
+    method: 'get',
+    path: '/api/company/webhooks',
+    operationId: 'listWebhooks',
+    tag: 'Webhooks',
+    summary: 'Webhooks',
+    security: 'session',
+    response: {
+      description: 'Enabled and disabled webhooks (deleted ones are gone).',
+      schema: v1WebhookListSchema,
+      examples: { webhooks: { data: [webhookEx] } },
+    },
+    errors: { admin: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/webhooks/{webhook_id}',
+    operationId: 'getWebhook',
+    tag: 'Webhooks',
+    summary: 'A webhook',
+    security: 'session',
+    parameters: [webhookIdParam],
+    response: {
+      description: 'The webhook (never its secret).',
+      schema: v1WebhookSchema,
+      examples: { webhook: webhookEx },
+    },
+    errors: { admin: true, ids: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/webhooks/{webhook_id}/disable',
+    operationId: 'disableWebhook',
+    tag: 'Webhooks',
+    summary: 'Disable a webhook',
+    security: 'mutation',
+    description: 'No more deliveries, retries included. There is no way back: register a new one.',
+    parameters: [webhookIdParam],
+    body: 'empty',
+    response: {
+      description: 'Disabled.',
+      schema: v1WebhookSchema,
+      examples: { disabled: { ...webhookEx, status: 'disabled' } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/webhooks/{webhook_id}/delete',
+    operationId: 'deleteWebhook',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook',
+    security: 'mutation',
+    description: 'No more deliveries; it is no longer listed nor counted. Its delivery history stays.',
+    parameters: [webhookIdParam],
+    body: 'empty',
+    response: {
+      description: 'Deleted.',
+      schema: deletedV1WebhookSchema,
+      examples: { deleted: { id: EX.webhook, status: 'deleted', deleted_at: EX.at } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+  {
+    method: 'post',
+    path: '/api/company/webhooks/{webhook_id}/rotate',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: 'Rotate the signing secret',
+    security: 'mutation',
+    description:
+      'A new secret, in this response only; every later attempt (pending retries included) is signed with it.',
+    parameters: [webhookIdParam],
+    body: 'empty',
+    response: {
+      description: 'Rotated.',
+      schema: rotatedV1WebhookSchema,
+      examples: { rotated: { id: EX.webhook, key_version: 2, secret } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+];
+
+const workflowIdParam = idParam('workflow_id', 'wfl', 'Saved workflow');
+
+/** Saved workflows: every member reads them, billing administrators change them. */
+const WORKFLOW_ROUTES: CompanyRoute[] = [
+  {
+    method: 'get',
+    path: '/api/company/workflows',
+    operationId: 'listSavedWorkflows',
+    tag: 'Saved workflows',
+    summary: 'Saved workflows',
+    security: 'session',
+    description: "The company's saved workflows (every member), oldest first; deleted ones are gone.",
+    response: {
+      description: 'Saved workflows.',
+      schema: savedWorkflowListSchema,
+      examples: { workflows: { data: [workflowEx] } },
+    },
+    errors: {},
+  },
+  {
+    method: 'post',
+    path: '/api/company/workflows',
+    operationId: 'createSavedWorkflow',
+    tag: 'Saved workflows',
+    summary: 'Save a workflow',
+    security: 'mutation',
+    description: `An extraction's fields, instructions and options under a name (billing administrators). A job, estimate or batch names it with \`workflow_id\`; its settings take precedence over the request's. At most ${LIMITS.savedWorkflowsPerCompany} per company.`,
+    body: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'fields'],
+        properties: {
+          ...WORKFLOW_BODY,
+          operation: { enum: [...SAVED_WORKFLOW_OPERATIONS], description: 'Document extraction only (the default).' },
+        },
+      },
+      examples: { create: { name: workflowEx.name, fields: workflowEx.fields, instructions: workflowEx.instructions } },
+    },
+    response: { status: '201', description: 'Saved.', schema: savedWorkflowSchema, examples: { created: workflowEx } },
+    errors: { admin: true, mutation: true, codes409: ['conflict', 'limit_reached'] },
+  },
+  {
+    method: 'get',
+    path: '/api/company/workflows/{workflow_id}',
+    operationId: 'getSavedWorkflow',
+    tag: 'Saved workflows',
+    summary: 'A saved workflow',
+    security: 'session',
+    parameters: [workflowIdParam],
+    response: { description: 'The saved workflow.', schema: savedWorkflowSchema, examples: { workflow: workflowEx } },
+    errors: { ids: true },
+  },
+  {
+    method: 'patch',
+    path: '/api/company/workflows/{workflow_id}',
+    operationId: 'updateSavedWorkflow',
+    tag: 'Saved workflows',
+    summary: 'Edit a saved workflow',
+    security: 'mutation',
+    description:
+      'Changes what the body names (billing administrators); `revision` goes up by one. Requests made before keep what they were quoted with.',
+    parameters: [workflowIdParam],
+    body: {
+      schema: { type: 'object', additionalProperties: false, minProperties: 1, properties: WORKFLOW_BODY },
+      examples: { rename: { name: 'Supplier invoices (EU)' } },
+    },
+    response: {
+      description: 'Changed.',
+      schema: savedWorkflowSchema,
+      examples: { changed: { ...workflowEx, name: 'Supplier invoices (EU)', revision: 2 } },
+    },
+    errors: { admin: true, mutation: true, ids: true, codes409: ['conflict'] },
+  },
+  {
+    method: 'post',
+    path: '/api/company/workflows/{workflow_id}/delete',
+    operationId: 'deleteSavedWorkflow',
+    tag: 'Saved workflows',
+    summary: 'Delete a saved workflow',
+    security: 'mutation',
+    description:
+      'It is no longer listed nor usable in requests, and its name is free again; jobs that used it keep their results.',
+    parameters: [workflowIdParam],
+    body: 'empty',
+    response: {
+      description: 'Deleted.',
+      schema: deletedSavedWorkflowSchema,
+      examples: { deleted: { id: EX.workflow, status: 'deleted', deleted_at: EX.at } },
+    },
+    errors: { admin: true, mutation: true, ids: true },
+  },
+];
+
+/**
+ * Credit packs paid in USDC. `Purchase` and `PurchasePage` are still the hand-written shapes the /api/integrations
+ * document shares (PURCHASE_FIELDS).
+ */
+const CREDIT_PACK_ROUTES: CompanyRoute[] = [
+  {
+    method: 'get',
+    path: '/api/company/credit-packs',
+    operationId: 'listCreditPacks',
+    tag: 'Credits',
+    summary: 'Credit packs for sale',
+    security: 'session',
+    description:
+      'The packs sold for USDC, and the networks the platform accepts payment on (empty: an operator grants credits). Card checkout is not offered (`card_checkout: false`) until a card processor is configured.',
+    response: {
+      description: 'The packs.',
+      schema: creditPacksSchema,
+      examples: {
+        packs: {
+          packs: [{ id: 'credits_30000', credits: '30000', price_usdc: '29.000000' }],
+          purchase_networks: ['base'],
+          card_checkout: false,
+        },
+      },
+    },
+    errors: {},
+  },
+  {
+    method: 'post',
+    path: '/api/company/credit-packs/purchases',
+    operationId: 'buyCreditPack',
+    tag: 'Credits',
+    summary: 'Buy a credit pack (paid in USDC)',
+    security: 'mutation',
+    description: `A payment request to the platform's receiving wallet, payable for ${PURCHASE_VALID_HOURS} hours from \`payer\` only. When the payment watcher confirms the exact amount, the pack's credits are added to the wallet once (a \`grant\` ledger entry with reason \`pack:<purchase id>\`). Less from \`payer\` shows as \`underpaid\`; a payment from another address or after expiry as \`review\`; neither grants anything.`,
+    body: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['pack', 'network', 'payer'],
+        properties: {
+          pack: { type: 'string', pattern: '^credits_[1-9][0-9]{0,11}$' },
+          network: { enum: [...NETWORKS] },
+          payer: { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet you will pay from.' },
+        },
+      },
+      examples: {
+        buy: { pack: 'credits_30000', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' },
+      },
+    },
+    response: {
+      status: '201',
+      description: 'Awaiting payment.',
+      schema: schemaRef('Purchase'),
+      examples: { awaiting: packPurchaseEx },
+    },
+    errors: {
+      admin: true,
+      mutation: true,
+      notFound: ['not_found'],
+      codes409: ['purchase_unavailable', 'too_many_open_purchases'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/company/credit-packs/purchases',
+    operationId: 'listCreditPackPurchases',
+    tag: 'Credits',
+    summary: 'Credit pack purchases',
+    security: 'session',
+    parameters: [limitParam, beforeParam('purchases')],
+    response: {
+      description: 'A page, by id descending.',
+      schema: schemaRef('PurchasePage'),
+      examples: { page: { data: [packPurchaseEx], next_cursor: null } },
+    },
+    errors: { query: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/credit-packs/purchases/{purchase_id}',
+    operationId: 'getCreditPackPurchase',
+    tag: 'Credits',
+    summary: 'A credit pack purchase',
+    security: 'session',
+    parameters: [idParam('purchase_id', 'pur', 'Purchase')],
+    response: { description: 'The purchase.', schema: schemaRef('Purchase'), examples: { awaiting: packPurchaseEx } },
+    errors: { ids: true },
+  },
+];
 
 function paths(): Record<string, Schema> {
   const t = (tag: string) => [tag];
@@ -705,373 +1186,9 @@ function paths(): Record<string, Schema> {
         responses: { ...ok('Credits.', schemaRef('Credits'), {}), ...errorsOf({ query: true }) },
       },
     },
-    '/api/company/keys': {
-      get: {
-        operationId: 'listKeys',
-        tags: t('API keys'),
-        summary: 'API keys',
-        security: SESSION,
-        description: 'Active keys, then the 20 most recent revoked or expired ones. Never a secret.',
-        responses: {
-          ...ok('The keys.', schemaRef('KeyList'), { keys: { data: [keyEx] } }),
-          ...errorsOf({ admin: true }),
-        },
-      },
-      post: {
-        operationId: 'createKey',
-        tags: t('API keys'),
-        summary: 'Create an API key',
-        security: MUTATION,
-        description: `An \`sk_live_\` key of the company, created by (and belonging to) the signed-in administrator: removing that member revokes it. The secret is in this response only. At most ${LIMITS.activeKeysPerCompany} active keys per company. \`expires_at\`: Unix seconds, in the future.`,
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['name', 'scopes'],
-            properties: {
-              name: trimmed(1, 80, 'A name for the key, 1 to 80 characters after trimming.'),
-              scopes: {
-                type: 'array',
-                minItems: 1,
-                maxItems: 2,
-                uniqueItems: true,
-                items: { enum: ['read', 'write'] },
-              },
-              expires_at: { type: 'integer', minimum: 1 },
-            },
-          },
-          { create: { name: 'ci pipeline', scopes: ['read', 'write'] } },
-        ),
-        responses: {
-          ...ok(
-            'Created; the secret is shown once.',
-            schemaRef('NewKey'),
-            { created: { ...keyEx, secret: 'sk_live_Ab3xExampleExampleExampleQz9K' } },
-            '201',
-          ),
-          ...errorsOf({ admin: true, mutation: true, codes409: ['limit_reached'] }),
-        },
-      },
-    },
-    '/api/company/keys/{key_id}/revoke': {
-      post: {
-        operationId: 'revokeKey',
-        tags: t('API keys'),
-        summary: 'Revoke an API key',
-        security: MUTATION,
-        description: 'The key answers 401 from the next request on. Revoking a revoked key changes nothing.',
-        parameters: [idParam('key_id', 'key', 'API key')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Revoked.', schemaRef('Key'), { revoked: { ...keyEx, status: 'revoked', revoked_at: EX.at } }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
-    '/api/company/members': {
-      get: {
-        operationId: 'listMembers',
-        tags: t('Members'),
-        summary: 'Members',
-        security: SESSION,
-        responses: {
-          ...ok('The members.', schemaRef('MemberList'), { members: { data: [{ ...memberEx, created_at: EX.at }] } }),
-          ...errorsOf({ admin: true }),
-        },
-      },
-    },
-    '/api/company/members/{member_id}/remove': {
-      post: {
-        operationId: 'removeMember',
-        tags: t('Members'),
-        summary: 'Remove a member',
-        security: MUTATION,
-        description:
-          'In one transaction: the membership ends, every API key the member created is revoked, every invitation they issued that is still open is revoked, ' +
-          'their sessions end. The last billing administrator cannot be removed (409).',
-        parameters: [idParam('member_id', 'mem', 'Member')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Removed.', schemaRef('Removed'), {
-            removed: { id: EX.member, removed_at: EX.at, revoked_keys: 2, revoked_invitations: 1 },
-          }),
-          ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['last_billing_admin'] }),
-        },
-      },
-    },
-    '/api/company/invitations': {
-      get: {
-        operationId: 'listInvitations',
-        tags: t('Members'),
-        summary: 'Open invitations',
-        security: SESSION,
-        responses: {
-          ...ok('Open invitations, newest first.', schemaRef('InvitationList'), {
-            invitations: { data: [invitationEx] },
-          }),
-          ...errorsOf({ admin: true }),
-        },
-      },
-      post: {
-        operationId: 'invite',
-        tags: t('Members'),
-        summary: 'Invite a member',
-        security: MUTATION,
-        description:
-          "Invites an address: a single-use token (stored as a digest) is e-mailed to it, with a link to the dashboard's acceptance page, and shown to " +
-          'nobody else (not in this answer): accepting it at `POST /api/company/invitations/accept` before `expires_at` proves control of the address. ' +
-          'The e-mail is sent before this answer; if the mail server does not take it, no invitation is made (422 `invitation_undeliverable` for an address ' +
-          `it refuses, 503 \`mail_unavailable\` otherwise, or when this server sends no e-mail). Members and open invitations together stay within ${LIMITS.membersPerCompany}. ` +
-          '`role`: `member` (default) or `billing_admin`.',
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['email'],
-            properties: { email: { type: 'string', pattern: EMAIL }, role: { enum: ['member', 'billing_admin'] } },
-          },
-          { invite: { email: 'new.colleague@example.com', role: 'member' } },
-        ),
-        responses: {
-          ...ok(
-            'Invited: the invitation was e-mailed to the address (its token is in that e-mail only).',
-            schemaRef('Invitation'),
-            { invited: invitationEx },
-            '201',
-          ),
-          ...errorsOf({
-            admin: true,
-            mutation: true,
-            codes409: ['limit_reached', 'invitation_pending', 'account_in_other_company'],
-          }),
-          '422': errors(
-            422,
-            ['validation_failed', 'malformed_json', 'invitation_undeliverable'],
-            'Invalid body (`issues` names each field), or the mail server refused the address (`issues` names `email`).',
-          ),
-          '503': errors(
-            503,
-            ['mail_unavailable', 'service_unavailable'],
-            'The invitation e-mail was not sent (no invitation was made), or the database is unavailable: retry after `Retry-After` seconds.',
-            {
-              'Retry-After': header(
-                'Seconds to wait before retrying; absent when this server sends no e-mail at all.',
-                { type: 'integer', minimum: 0 },
-                false,
-              ),
-            },
-          ),
-        },
-      },
-    },
-    '/api/company/invitations/{invitation_id}/revoke': {
-      post: {
-        operationId: 'revokeInvitation',
-        tags: t('Members'),
-        summary: 'Revoke an invitation',
-        security: MUTATION,
-        parameters: [idParam('invitation_id', 'cin', 'Invitation')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Revoked.', schemaRef('RevokedInvitation'), { revoked: { ...invitationEx, revoked_at: EX.at } }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
-    '/api/company/workflows': {
-      get: {
-        operationId: 'listSavedWorkflows',
-        tags: t('Saved workflows'),
-        summary: 'Saved workflows',
-        security: SESSION,
-        description: "The company's saved workflows (every member), oldest first; deleted ones are gone.",
-        responses: {
-          ...ok('Saved workflows.', schemaRef('SavedWorkflowList'), { workflows: { data: [workflowEx] } }),
-          ...errorsOf({}),
-        },
-      },
-      post: {
-        operationId: 'createSavedWorkflow',
-        tags: t('Saved workflows'),
-        summary: 'Save a workflow',
-        security: MUTATION,
-        description: `An extraction's fields, instructions and options under a name (billing administrators). A job, estimate or batch names it with \`workflow_id\`; its settings take precedence over the request's. At most ${LIMITS.savedWorkflowsPerCompany} per company.`,
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['name', 'fields'],
-            properties: {
-              ...WORKFLOW_BODY,
-              operation: {
-                enum: [...SAVED_WORKFLOW_OPERATIONS],
-                description: 'Document extraction only (the default).',
-              },
-            },
-          },
-          {
-            create: { name: workflowEx.name, fields: workflowEx.fields, instructions: workflowEx.instructions },
-          },
-        ),
-        responses: {
-          ...ok('Saved.', schemaRef('SavedWorkflow'), { created: workflowEx }, '201'),
-          ...errorsOf({ admin: true, mutation: true, codes409: ['conflict', 'limit_reached'] }),
-        },
-      },
-    },
-    '/api/company/workflows/{workflow_id}': {
-      get: {
-        operationId: 'getSavedWorkflow',
-        tags: t('Saved workflows'),
-        summary: 'A saved workflow',
-        security: SESSION,
-        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
-        responses: {
-          ...ok('The saved workflow.', schemaRef('SavedWorkflow'), { workflow: workflowEx }),
-          ...errorsOf({ ids: true }),
-        },
-      },
-      patch: {
-        operationId: 'updateSavedWorkflow',
-        tags: t('Saved workflows'),
-        summary: 'Edit a saved workflow',
-        security: MUTATION,
-        description:
-          'Changes what the body names (billing administrators); `revision` goes up by one. Requests made before keep what they were quoted with.',
-        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
-        requestBody: body(
-          { type: 'object', additionalProperties: false, minProperties: 1, properties: WORKFLOW_BODY },
-          { rename: { name: 'Supplier invoices (EU)' } },
-        ),
-        responses: {
-          ...ok('Changed.', schemaRef('SavedWorkflow'), {
-            changed: { ...workflowEx, name: 'Supplier invoices (EU)', revision: 2 },
-          }),
-          ...errorsOf({ admin: true, mutation: true, ids: true, codes409: ['conflict'] }),
-        },
-      },
-    },
-    '/api/company/workflows/{workflow_id}/delete': {
-      post: {
-        operationId: 'deleteSavedWorkflow',
-        tags: t('Saved workflows'),
-        summary: 'Delete a saved workflow',
-        security: MUTATION,
-        description:
-          'It is no longer listed nor usable in requests, and its name is free again; jobs that used it keep their results.',
-        parameters: [idParam('workflow_id', 'wfl', 'Saved workflow')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Deleted.', schemaRef('DeletedSavedWorkflow'), {
-            deleted: { id: EX.workflow, status: 'deleted', deleted_at: EX.at },
-          }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
-    '/v1/webhooks': {
-      post: {
-        operationId: 'createWebhook',
-        tags: t('Webhooks'),
-        summary: 'Register a webhook',
-        security: MUTATION,
-        description: `A public HTTPS URL (port 443, a public host name, no credentials; the same destination policy as \`/proof\`; DNS is checked again on every delivery). The signing secret is in this response only. At most ${LIMITS.webhooksPerCompany} per company. A job or batch names it with \`webhook_id\`; which events it receives is decided there. An API key gets 403 \`api_key_not_accepted\`.`,
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['url'],
-            properties: { url: { type: 'string', minLength: 1, maxLength: 2048, pattern: NO_NUL } },
-          },
-          { create: { url: 'https://hooks.example.com/paycore' } },
-        ),
-        responses: {
-          ...ok(
-            'Registered; the secret is shown once.',
-            schemaRef('NewWebhook'),
-            { created: { ...webhookEx, secret } },
-            '201',
-            { Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true) },
-          ),
-          ...errorsOf({ admin: true, mutation: true, v1: true, codes409: ['limit_reached'] }),
-        },
-      },
-    },
-    '/api/company/webhooks': {
-      get: {
-        operationId: 'listWebhooks',
-        tags: t('Webhooks'),
-        summary: 'Webhooks',
-        security: SESSION,
-        responses: {
-          ...ok('Enabled and disabled webhooks (deleted ones are gone).', schemaRef('WebhookList'), {
-            webhooks: { data: [webhookEx] },
-          }),
-          ...errorsOf({ admin: true }),
-        },
-      },
-    },
-    '/api/company/webhooks/{webhook_id}': {
-      get: {
-        operationId: 'getWebhook',
-        tags: t('Webhooks'),
-        summary: 'A webhook',
-        security: SESSION,
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
-        responses: {
-          ...ok('The webhook (never its secret).', schemaRef('Webhook'), { webhook: webhookEx }),
-          ...errorsOf({ admin: true, ids: true }),
-        },
-      },
-    },
-    '/api/company/webhooks/{webhook_id}/disable': {
-      post: {
-        operationId: 'disableWebhook',
-        tags: t('Webhooks'),
-        summary: 'Disable a webhook',
-        security: MUTATION,
-        description: 'No more deliveries, retries included. There is no way back: register a new one.',
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Disabled.', schemaRef('Webhook'), { disabled: { ...webhookEx, status: 'disabled' } }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
-    '/api/company/webhooks/{webhook_id}/delete': {
-      post: {
-        operationId: 'deleteWebhook',
-        tags: t('Webhooks'),
-        summary: 'Delete a webhook',
-        security: MUTATION,
-        description: 'No more deliveries; it is no longer listed nor counted. Its delivery history stays.',
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Deleted.', schemaRef('DeletedWebhook'), {
-            deleted: { id: EX.webhook, status: 'deleted', deleted_at: EX.at },
-          }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
-    '/api/company/webhooks/{webhook_id}/rotate': {
-      post: {
-        operationId: 'rotateWebhookSecret',
-        tags: t('Webhooks'),
-        summary: 'Rotate the signing secret',
-        security: MUTATION,
-        description:
-          'A new secret, in this response only; every later attempt (pending retries included) is signed with it.',
-        parameters: [idParam('webhook_id', 'whe', 'Webhook')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok('Rotated.', schemaRef('RotatedWebhook'), { rotated: { id: EX.webhook, key_version: 2, secret } }),
-          ...errorsOf({ admin: true, mutation: true, ids: true }),
-        },
-      },
-    },
+    ...routeTablePaths(TEAM_ROUTES, companyContract, errorsOf),
+    ...routeTablePaths(WORKFLOW_ROUTES, companyContract, errorsOf),
+    ...routeTablePaths(WEBHOOK_ROUTES, companyContract, errorsOf),
     '/api/company/deliveries': {
       get: {
         operationId: 'listDeliveries',
@@ -1124,83 +1241,7 @@ function paths(): Record<string, Schema> {
         },
       },
     },
-    '/api/company/credit-packs': {
-      get: {
-        operationId: 'listCreditPacks',
-        tags: t('Credits'),
-        summary: 'Credit packs for sale',
-        security: SESSION,
-        description:
-          'The packs sold for USDC, and the networks the platform accepts payment on (empty: an operator grants credits). Card checkout is not offered (`card_checkout: false`) until a card processor is configured.',
-        responses: {
-          ...ok('The packs.', schemaRef('CreditPacks'), {
-            packs: {
-              packs: [{ id: 'credits_30000', credits: '30000', price_usdc: '29.000000' }],
-              purchase_networks: ['base'],
-              card_checkout: false,
-            },
-          }),
-          ...errorsOf({}),
-        },
-      },
-    },
-    '/api/company/credit-packs/purchases': {
-      post: {
-        operationId: 'buyCreditPack',
-        tags: t('Credits'),
-        summary: 'Buy a credit pack (paid in USDC)',
-        security: MUTATION,
-        description: `A payment request to the platform's receiving wallet, payable for ${PURCHASE_VALID_HOURS} hours from \`payer\` only. When the payment watcher confirms the exact amount, the pack's credits are added to the wallet once (a \`grant\` ledger entry with reason \`pack:<purchase id>\`). Less from \`payer\` shows as \`underpaid\`; a payment from another address or after expiry as \`review\`; neither grants anything.`,
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['pack', 'network', 'payer'],
-            properties: {
-              pack: { type: 'string', pattern: '^credits_[1-9][0-9]{0,11}$' },
-              network: { enum: [...NETWORKS] },
-              payer: { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet you will pay from.' },
-            },
-          },
-          { buy: { pack: 'credits_30000', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' } },
-        ),
-        responses: {
-          ...ok('Awaiting payment.', schemaRef('Purchase'), { awaiting: packPurchaseEx }, '201'),
-          ...errorsOf({
-            admin: true,
-            mutation: true,
-            notFound: ['not_found'],
-            codes409: ['purchase_unavailable', 'too_many_open_purchases'],
-          }),
-        },
-      },
-      get: {
-        operationId: 'listCreditPackPurchases',
-        tags: t('Credits'),
-        summary: 'Credit pack purchases',
-        security: SESSION,
-        parameters: [limitParam, beforeParam('purchases')],
-        responses: {
-          ...ok('A page, by id descending.', schemaRef('PurchasePage'), {
-            page: { data: [packPurchaseEx], next_cursor: null },
-          }),
-          ...errorsOf({ query: true }),
-        },
-      },
-    },
-    '/api/company/credit-packs/purchases/{purchase_id}': {
-      get: {
-        operationId: 'getCreditPackPurchase',
-        tags: t('Credits'),
-        summary: 'A credit pack purchase',
-        security: SESSION,
-        parameters: [idParam('purchase_id', 'pur', 'Purchase')],
-        responses: {
-          ...ok('The purchase.', schemaRef('Purchase'), { awaiting: packPurchaseEx }),
-          ...errorsOf({ ids: true }),
-        },
-      },
-    },
+    ...routeTablePaths(CREDIT_PACK_ROUTES, companyContract, errorsOf),
     [COMPANY_OPENAPI_PATH]: {
       get: {
         operationId: 'getOpenApi',
@@ -1243,10 +1284,9 @@ function paths(): Record<string, Schema> {
 }
 
 const obj = closedObject;
-const list = (item: string): Schema => obj(['data'], { data: { type: 'array', items: schemaRef(item) } });
 /** The company session's shapes written as zod schemas (domain/validation/company.ts), named as its components. */
 const companyContract = new Contract({
-  requests: {},
+  requests: { WebhookCreate: v1WebhookCreateSchema },
   responses: {
     Webhook: v1WebhookSchema,
     NewWebhook: newV1WebhookSchema,
@@ -1259,6 +1299,12 @@ const companyContract = new Contract({
     Invitation: invitationSchema,
     RevokedInvitation: revokedInvitationSchema,
     InvitationList: invitationListSchema,
+    MemberList: memberListSchema,
+    Removed: removedMemberSchema,
+    CreditPacks: creditPacksSchema,
+    SavedWorkflow: savedWorkflowSchema,
+    SavedWorkflowList: savedWorkflowListSchema,
+    DeletedSavedWorkflow: deletedSavedWorkflowSchema,
   },
 });
 const DELIVERY_FIELDS: Record<string, Schema> = {
@@ -1489,46 +1535,7 @@ function schemas(): Record<string, Schema> {
       data: { type: 'array', items: schemaRef('BatchSummary') },
       next_cursor: nullable({ type: 'string' }),
     }),
-    MemberList: obj(['data'], {
-      data: {
-        type: 'array',
-        items: obj(['id', 'email', 'role', 'created_at'], {
-          ...(MEMBER['properties'] as Record<string, Schema>),
-          created_at: dateTime,
-        }),
-      },
-    }),
-    Removed: obj(['id', 'removed_at', 'revoked_keys', 'revoked_invitations'], {
-      id: id('mem', 'Member'),
-      removed_at: dateTime,
-      revoked_keys: { type: 'integer', minimum: 0 },
-      revoked_invitations: {
-        type: 'integer',
-        minimum: 0,
-        description: 'Open invitations the member had issued, revoked with the membership.',
-      },
-    }),
     ...companyContract.schemas(), // the /v1 webhooks (zod)
-    SavedWorkflow: obj(Object.keys(workflowEx), {
-      ...WORKFLOW_BODY,
-      id: id('wfl', 'Saved workflow'),
-      operation: { enum: [...SAVED_WORKFLOW_OPERATIONS] },
-      revision: { type: 'integer', minimum: 1 },
-      instructions: nullable({ type: 'string' }),
-      options: { type: 'object' },
-      name: { type: 'string' },
-      fields: { type: 'array', items: { type: 'string' } },
-      created_by: id('mem', 'Member'),
-      updated_by: id('mem', 'Member'),
-      created_at: dateTime,
-      updated_at: dateTime,
-    }),
-    SavedWorkflowList: list('SavedWorkflow'),
-    DeletedSavedWorkflow: obj(['id', 'status', 'deleted_at'], {
-      id: id('wfl', 'Saved workflow'),
-      status: { const: 'deleted' },
-      deleted_at: dateTime,
-    }),
     Delivery: obj(Object.keys(DELIVERY_FIELDS), DELIVERY_FIELDS),
     DeliveryPage: obj(['data', 'next_cursor'], {
       data: { type: 'array', items: schemaRef('Delivery') },
@@ -1547,21 +1554,6 @@ function schemas(): Record<string, Schema> {
           key_version: nullable({ type: 'integer' }),
           started_at: dateTime,
         }),
-      },
-    }),
-    CreditPacks: obj(['packs', 'purchase_networks', 'card_checkout'], {
-      packs: {
-        type: 'array',
-        items: obj(['id', 'credits', 'price_usdc'], {
-          id: { type: 'string', pattern: '^credits_[0-9]+$' },
-          credits: { type: 'string', pattern: '^[0-9]+$' },
-          price_usdc: { type: 'string', pattern: '^[0-9]{1,17}\\.[0-9]{6}$' },
-        }),
-      },
-      purchase_networks: { type: 'array', items: { enum: [...NETWORKS] } },
-      card_checkout: {
-        const: false,
-        description: 'Card checkout is an operator grant until a card processor is configured.',
       },
     }),
     Purchase: obj(Object.keys(PURCHASE_FIELDS), PURCHASE_FIELDS),

@@ -4,7 +4,9 @@ import type {
   companyKeySchema,
   invitationListSchema,
   invitationSchema,
+  memberListSchema,
   newCompanyKeySchema,
+  removedMemberSchema,
   revokedInvitationSchema,
 } from '../../domain/validation/company.js';
 import type Router from '@koa/router';
@@ -47,7 +49,12 @@ function companyKeyJson(k: ApiKeyRecord, now: Date): z.input<typeof companyKeySc
   return { ...view, created_by: k.ownerId };
 }
 
-const memberJson = (m: Member) => ({ id: m.id, email: m.email, role: m.role, created_at: m.createdAt.toISOString() });
+const memberJson = (m: Member): z.input<typeof memberListSchema>['data'][number] => ({
+  id: m.id,
+  email: m.email,
+  role: m.role,
+  created_at: m.createdAt.toISOString(),
+});
 
 const invitationJson = (i: Invitation): z.input<typeof invitationSchema> => ({
   id: i.id,
@@ -100,7 +107,10 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
   });
 
   router.get('/members', async (ctx) => {
-    ctx.body = { data: (await listMembers(deps.db, memberOf(ctx).companyId)).map(memberJson) };
+    const list: z.input<typeof memberListSchema> = {
+      data: (await listMembers(deps.db, memberOf(ctx).companyId)).map(memberJson),
+    };
+    ctx.body = list;
   });
 
   // The member's keys and open invitations are revoked and their sessions end in the same transaction.
@@ -110,12 +120,13 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
     const { revokedKeys, revokedInvitations } = await removeMember(deps.db, memberOf(ctx).companyId, id, deps.now(), {
       keepABillingAdmin: true,
     });
-    ctx.body = {
+    const removed: z.input<typeof removedMemberSchema> = {
       id,
       removed_at: deps.now().toISOString(),
       revoked_keys: revokedKeys,
       revoked_invitations: revokedInvitations,
     };
+    ctx.body = removed;
   });
 
   router.get('/invitations', async (ctx) => {

@@ -1,7 +1,14 @@
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
 import { parseEmptyBody } from '../../domain/validation/integrations.js';
-import { parseSavedWorkflowCreate, parseSavedWorkflowUpdate } from '../../domain/validation/saved-workflows.js';
+import type { z } from 'zod';
+import {
+  parseSavedWorkflowCreate,
+  parseSavedWorkflowUpdate,
+  type deletedSavedWorkflowSchema,
+  type savedWorkflowListSchema,
+  type savedWorkflowSchema,
+} from '../../domain/validation/saved-workflows.js';
 import type { Db } from '../../db/connection.js';
 import {
   deleteSavedWorkflow,
@@ -19,7 +26,7 @@ export interface SavedWorkflowDeps {
 }
 
 /** A saved workflow as the session routes show it. */
-export const savedWorkflowJson = (w: SavedWorkflow) => ({
+export const savedWorkflowJson = (w: SavedWorkflow): z.input<typeof savedWorkflowSchema> => ({
   id: w.id,
   name: w.name,
   operation: w.operation,
@@ -38,7 +45,10 @@ const notFound = () => new DomainError('not_found', 'Saved workflow not found');
 /** Reading saved workflows: every member (they pick one for their requests). */
 export function mountSavedWorkflowReads(router: Router<AppState>, deps: SavedWorkflowDeps): void {
   router.get('/workflows', async (ctx) => {
-    ctx.body = { data: (await listSavedWorkflows(deps.db, memberOf(ctx).companyId)).map(savedWorkflowJson) };
+    const list: z.input<typeof savedWorkflowListSchema> = {
+      data: (await listSavedWorkflows(deps.db, memberOf(ctx).companyId)).map(savedWorkflowJson),
+    };
+    ctx.body = list;
   });
   router.get('/workflows/:id', async (ctx) => {
     const w = await getSavedWorkflow(deps.db, memberOf(ctx).companyId, ctx.params['id'] ?? '');
@@ -67,6 +77,7 @@ export function mountSavedWorkflowChanges(router: Router<AppState>, deps: SavedW
     const id = ctx.params['id'] ?? '';
     const at = deps.now();
     if (!(await deleteSavedWorkflow(deps.db, memberOf(ctx).companyId, id, at))) throw notFound();
-    ctx.body = { id, status: 'deleted', deleted_at: at.toISOString() };
+    const deleted: z.input<typeof deletedSavedWorkflowSchema> = { id, status: 'deleted', deleted_at: at.toISOString() };
+    ctx.body = deleted;
   });
 }

@@ -1,6 +1,8 @@
 import type Router from '@koa/router';
+import { z } from 'zod';
 import type { ErrorCode } from '../../domain/errors.js';
 import type { AppState, InterfaceName } from './context.js';
+import type { Contract } from './contract.js';
 import { statusOf } from './errors.js';
 import {
   header,
@@ -175,4 +177,72 @@ export function sessionDocument(spec: {
     },
     'x-error-codes': spec.errorList.map((e) => ({ code: e.code, status: statusOf(spec.iface, e.code), when: e.when })),
   };
+}
+
+/**
+ * One operation of a session document's route table: its prose and examples as metadata, its request body and
+ * success answer as zod schemas named in the document's `Contract` (the response is the type the serializer returns),
+ * and its error responses as the document's own builder makes them.
+ */
+export interface SessionRoute<E> {
+  method: 'get' | 'post' | 'patch';
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** `session`: the cookie; `mutation`: the cookie and the CSRF token; `public`: nothing. */
+  security: 'session' | 'mutation' | 'public';
+  parameters?: Schema[];
+  /** The JSON body: a zod schema of the contract (as `$ref`), or a JSON Schema; `empty` for `{}` or nothing. */
+  body?: { schema: z.ZodType | Schema; examples: Record<string, Schema> } | 'empty';
+  response: {
+    status?: '200' | '201';
+    description: string;
+    schema: z.ZodType | Schema;
+    examples: Record<string, Schema>;
+    headers?: Schema;
+  };
+  /** What the operation is, for the document's error builder (`errorsOf`). */
+  errors: E;
+  /** Error responses that replace or add to those of `errors`, by status. */
+  moreErrors?: Record<string, Schema>;
+}
+
+/** The `paths` of a route table, in its order: each route's operation under its path and method. */
+export function routeTablePaths<E>(
+  routes: ReadonlyArray<SessionRoute<E>>,
+  contract: Contract,
+  errorsOf: (e: E) => Record<string, Schema>,
+): Record<string, Schema> {
+  const schemaOf = (s: z.ZodType | Schema): Schema => (s instanceof z.ZodType ? contract.ref(s) : s);
+  const paths: Record<string, Record<string, Schema>> = {};
+  for (const r of routes) {
+    const security = r.security === 'public' ? [] : r.security === 'mutation' ? MUTATION : SESSION;
+    const body =
+      r.body === undefined
+        ? {}
+        : { requestBody: r.body === 'empty' ? EMPTY_BODY : jsonBody(schemaOf(r.body.schema), r.body.examples) };
+    (paths[r.path] ??= {})[r.method] = {
+      operationId: r.operationId,
+      tags: [r.tag],
+      summary: r.summary,
+      security,
+      ...(r.description === undefined ? {} : { description: r.description }),
+      ...(r.parameters ? { parameters: r.parameters } : {}),
+      ...body,
+      responses: {
+        ...okResponse(
+          r.response.description,
+          schemaOf(r.response.schema),
+          r.response.examples,
+          r.response.status,
+          r.response.headers,
+        ),
+        ...errorsOf(r.errors),
+        ...r.moreErrors,
+      },
+    };
+  }
+  return paths;
 }

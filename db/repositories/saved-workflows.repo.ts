@@ -1,4 +1,8 @@
-import type { SavedWorkflowCreate, SavedWorkflowUpdate } from '../../domain/validation/saved-workflows.js';
+import type {
+  SAVED_WORKFLOW_OPERATIONS,
+  SavedWorkflowCreate,
+  SavedWorkflowUpdate,
+} from '../../domain/validation/saved-workflows.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 
@@ -9,7 +13,7 @@ export interface SavedWorkflow {
   id: string;
   companyId: string;
   name: string;
-  operation: string;
+  operation: (typeof SAVED_WORKFLOW_OPERATIONS)[number];
   fields: string[];
   instructions: string | null;
   options: Record<string, unknown>;

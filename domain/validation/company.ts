@@ -144,3 +144,28 @@ export const invitationSchema = z.strictObject({
 export const revokedInvitationSchema = invitationSchema.extend({ revoked_at: dateTime });
 
 export const invitationListSchema = z.strictObject({ data: z.array(invitationSchema) });
+
+const memberId = z.string().regex(idRegex('mem')).meta({ description: 'Member id: `mem_` and 20 letters or digits.' });
+
+/** The company's members, as billing administrators see them. */
+export const memberListSchema = z.strictObject({
+  data: z.array(
+    z.strictObject({
+      id: memberId,
+      email: z.string(),
+      role: z.enum(['member', 'billing_admin']),
+      created_at: dateTime,
+    }),
+  ),
+});
+
+/** The answer of removing a member: what went with the membership. */
+export const removedMemberSchema = z.strictObject({
+  id: memberId,
+  removed_at: dateTime,
+  revoked_keys: z.int().min(0),
+  revoked_invitations: z
+    .int()
+    .min(0)
+    .meta({ description: 'Open invitations the member had issued, revoked with the membership.' }),
+});

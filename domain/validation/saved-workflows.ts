@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idRegex } from '../ids.js';
 import { parser } from './integrations.js';
 import { extractionFields, extractionInstructions } from './processing-request.js';
 
@@ -44,3 +45,35 @@ export type SavedWorkflowCreate = z.output<typeof createSchema>;
 export type SavedWorkflowUpdate = z.output<typeof updateSchema>;
 export const parseSavedWorkflowCreate = parser(createSchema);
 export const parseSavedWorkflowUpdate = parser(updateSchema);
+
+const dateTime = z.iso.datetime();
+const memberId = z.string().regex(idRegex('mem')).meta({ description: 'Member id: `mem_` and 20 letters or digits.' });
+const workflowId = z
+  .string()
+  .regex(idRegex('wfl'))
+  .meta({ description: 'Saved workflow id: `wfl_` and 20 letters or digits.' });
+
+/** A saved workflow as the session routes answer it. */
+export const savedWorkflowSchema = z.strictObject({
+  id: workflowId,
+  name: z.string().meta({ description: 'Unique in the company (whatever the case).' }),
+  operation: z.enum(SAVED_WORKFLOW_OPERATIONS),
+  fields: z.array(z.string()).meta({ description: 'The fields to extract.' }),
+  instructions: z.string().nullable().meta({ description: 'Free text for the extraction; null for none.' }),
+  options: z
+    .record(z.string(), z.unknown())
+    .meta({ description: '`flow-extract` takes no options in this release: `{}`.' }),
+  revision: z.int().min(1),
+  created_by: memberId,
+  updated_by: memberId,
+  created_at: dateTime,
+  updated_at: dateTime,
+});
+
+export const savedWorkflowListSchema = z.strictObject({ data: z.array(savedWorkflowSchema) });
+
+export const deletedSavedWorkflowSchema = z.strictObject({
+  id: workflowId,
+  status: z.literal('deleted'),
+  deleted_at: dateTime,
+});

@@ -64,3 +64,18 @@ const verifySchema = z.strictObject({
 });
 export type WalletVerify = z.output<typeof verifySchema>;
 export const parseWalletVerify = parser(verifySchema);
+
+/** The credit packs for sale and the networks they are paid on (`GET /api/company/credit-packs`). */
+export const creditPacksSchema = z.strictObject({
+  packs: z.array(
+    z.strictObject({
+      id: z.string().regex(/^credits_[0-9]+$/),
+      credits: z.string().regex(/^[0-9]+$/),
+      price_usdc: z.string().regex(/^[0-9]{1,17}\.[0-9]{6}$/),
+    }),
+  ),
+  purchase_networks: z.array(z.enum(NETWORKS as unknown as [Network, ...Network[]])),
+  card_checkout: z
+    .literal(false)
+    .meta({ description: 'Card checkout is an operator grant until a card processor is configured.' }),
+});

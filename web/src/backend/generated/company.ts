@@ -3209,25 +3209,10 @@ export interface components {
             data: components["schemas"]["BatchSummary"][];
             next_cursor: string | null;
         };
-        MemberList: {
-            data: {
-                /** @description Member id: `mem_` and 20 letters or digits. */
-                id: string;
-                email: string;
-                /** @enum {unknown} */
-                role: "member" | "billing_admin";
-                /** Format: date-time */
-                created_at: string;
-            }[];
-        };
-        Removed: {
-            /** @description Member id: `mem_` and 20 letters or digits. */
-            id: string;
-            /** Format: date-time */
-            removed_at: string;
-            revoked_keys: number;
-            /** @description Open invitations the member had issued, revoked with the membership. */
-            revoked_invitations: number;
+        /** @description A webhook to register. */
+        WebhookCreate: {
+            /** @description A public HTTPS URL (surrounding whitespace is ignored), at most 2048 characters. */
+            url: string & (unknown & unknown);
         };
         /** @description A webhook of your company. */
         Webhook: {
@@ -3342,15 +3327,54 @@ export interface components {
         InvitationList: {
             data: components["schemas"]["Invitation"][];
         };
+        MemberList: {
+            data: {
+                /** @description Member id: `mem_` and 20 letters or digits. */
+                id: string;
+                email: string;
+                /** @enum {string} */
+                role: "member" | "billing_admin";
+                /** Format: date-time */
+                created_at: string;
+            }[];
+        };
+        Removed: {
+            /** @description Member id: `mem_` and 20 letters or digits. */
+            id: string;
+            /** Format: date-time */
+            removed_at: string;
+            revoked_keys: number;
+            /** @description Open invitations the member had issued, revoked with the membership. */
+            revoked_invitations: number;
+        };
+        CreditPacks: {
+            packs: {
+                id: string;
+                credits: string;
+                price_usdc: string;
+            }[];
+            purchase_networks: ("base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana")[];
+            /**
+             * @description Card checkout is an operator grant until a card processor is configured.
+             * @constant
+             */
+            card_checkout: false;
+        };
         SavedWorkflow: {
-            name: string;
-            fields: string[];
-            instructions: string | null;
-            options: Record<string, never>;
             /** @description Saved workflow id: `wfl_` and 20 letters or digits. */
             id: string;
-            /** @enum {unknown} */
+            /** @description Unique in the company (whatever the case). */
+            name: string;
+            /** @enum {string} */
             operation: "flow-extract";
+            /** @description The fields to extract. */
+            fields: string[];
+            /** @description Free text for the extraction; null for none. */
+            instructions: string | null;
+            /** @description `flow-extract` takes no options in this release: `{}`. */
+            options: {
+                [key: string]: unknown;
+            };
             revision: number;
             /** @description Member id: `mem_` and 20 letters or digits. */
             created_by: string;
@@ -3430,19 +3454,6 @@ export interface components {
                 /** Format: date-time */
                 started_at: string;
             }[];
-        };
-        CreditPacks: {
-            packs: {
-                id: string;
-                credits: string;
-                price_usdc: string;
-            }[];
-            purchase_networks: ("base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana")[];
-            /**
-             * @description Card checkout is an operator grant until a card processor is configured.
-             * @constant
-             */
-            card_checkout: false;
         };
         Purchase: {
             /** @description Purchase id: `pur_` and 20 letters or digits. */
@@ -5761,9 +5772,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    url: string;
-                };
+                "application/json": components["schemas"]["WebhookCreate"];
             };
         };
         responses: {
