@@ -42,6 +42,11 @@ export interface DestinationPolicy {
 }
 
 const MAX_URL_LENGTH = 2048;
+
+/** The port a URL connects to: its own, else the scheme's default. */
+const portOf = (url: URL): number => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
+/** The URL's host as an address to connect to: an IPv6 literal without its brackets. */
+const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 const LOOPBACK_TEST_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export function checkDestinationUrl(raw: string, opts: DestinationPolicy = {}): UrlCheck {
@@ -67,14 +72,20 @@ export function checkDestinationUrl(raw: string, opts: DestinationPolicy = {}): 
     LOOPBACK_TEST_HOSTS.has(url.hostname) &&
     (url.protocol === 'http:' || url.protocol === 'https:')
   ) {
-    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     const hostname = url.hostname === '[::1]' ? '::1' : url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;
+    const port = portOf(url);
     return { ok: true, url, href: url.href, hostname, port, loopbackTestTarget: true, privateDestination: false };
   }
   if (opts.privateDestinations?.includes(url.origin)) {
-    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    return { ok: true, url, href: url.href, hostname, port, loopbackTestTarget: false, privateDestination: true };
+    return {
+      ok: true,
+      url,
+      href: url.href,
+      hostname: bareHost(url),
+      port: portOf(url),
+      loopbackTestTarget: false,
+      privateDestination: true,
+    };
   }
 
   if (url.protocol !== 'https:') return { ok: false, reason: 'url must use https' };
@@ -145,7 +156,7 @@ export function parsePrivateDestinations(raw: string): { origins: string[] } | {
     else if (url.pathname !== '/' || url.search || url.hash || /[?#]/.test(entry))
       refuse('an origin only (scheme, address, port), no path, query or fragment');
     else {
-      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+      const host = bareHost(url);
       if (!ipaddr.isValid(host) || isIP(host) === 0) refuse('an IP address, not a name (its DNS answers could change)');
       else if (!PRIVATE_DESTINATION_RANGES.has(ipaddr.parse(host).range()))
         refuse('a private or loopback address only (a public receiver uses a DNS name)');
