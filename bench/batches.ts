@@ -18,14 +18,12 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
 import { createSystemResolver } from '../adapters/webhooks/http-delivery.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
-import { ensureInfrastructure } from '../cli/infrastructure.js';
 import type { Db } from '../db/connection.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
@@ -50,6 +48,7 @@ import {
 } from './lib/measure.js';
 import { v1Client } from './lib/processing-client.js';
 import { retireBenchCompany } from './lib/processing-db.js';
+import { benchInfrastructure } from './lib/bench-infrastructure.js';
 
 const RATE_LIMIT = '1000000000';
 const OPERATION = { operation: 'pdf-rotate', options: { angle: 90 } } as const;
@@ -130,16 +129,15 @@ async function measure(
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const storageDir = await mkdtemp(join(os.tmpdir(), 'bench-batches-'));
   run.defer(`remove ${storageDir}`, () => rm(storageDir, { recursive: true, force: true }));
-  const config = loadConfig({
+  const env = {
     ...process.env,
     STORAGE_DIR: storageDir,
     RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
     RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
-  });
+  };
   const logger = createLogger({ level: 'warn', name: 'bench-batches' });
   installTemporalRuntime(logger);
-  const infra = await ensureInfrastructure(config, progress, { fsync: false });
-  run.defer('stop infrastructure', () => infra.stop());
+  const { config, infra } = await benchInfrastructure(run, env);
 
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_batches_${runId}`, run);

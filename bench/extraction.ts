@@ -27,7 +27,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { basename, join } from 'node:path';
-import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { ExtractionJson, extractionResultFiles } from '../adapters/documents/extraction-exports.js';
@@ -37,7 +36,6 @@ import { readSourceText } from '../adapters/extraction/source-text.js';
 import { createOcrEngine } from '../adapters/media/ocr/ocr-engine.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
 import type { OperationRunners } from '../adapters/media/runner-contract.js';
-import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
@@ -69,6 +67,7 @@ import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lif
 import { table, withDeadline } from './lib/measure.js';
 import { v1Client } from './lib/processing-client.js';
 import { retireBenchCompany } from './lib/processing-db.js';
+import { benchInfrastructure } from './lib/bench-infrastructure.js';
 
 const RATE_LIMIT = '1000000000';
 
@@ -164,16 +163,15 @@ interface Served {
 
 /** The platform for the API path: infrastructure, a tenant with a key and credits, the API with an in-process worker. */
 async function serve(run: RunLifecycle, work: string, credits: number, runners: OperationRunners): Promise<Served> {
-  const config = loadConfig({
+  const env = {
     ...process.env,
     STORAGE_DIR: join(work, 'storage'),
     RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
     RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
-  });
+  };
   const logger = createLogger({ level: 'warn', name: 'bench-extraction' });
   installTemporalRuntime(logger);
-  const infra = await ensureInfrastructure(config, progress, { fsync: false });
-  run.defer('stop infrastructure', () => infra.stop());
+  const { config, infra } = await benchInfrastructure(run, env);
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_extraction_${runId}`, run);
   await migrateLatest(db);

@@ -18,12 +18,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
 import { runTool } from '../adapters/media/ocr/run-tool.js';
-import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
@@ -35,6 +33,7 @@ import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lif
 import { percentile, table, withDeadline } from './lib/measure.js';
 import { v1Client, type PolledJob } from './lib/processing-client.js';
 import { retireBenchCompany } from './lib/processing-db.js';
+import { benchInfrastructure } from './lib/bench-infrastructure.js';
 
 const RATE_LIMIT = '1000000000';
 const JOB_DEADLINE_MS = 15 * 60_000;
@@ -92,16 +91,15 @@ async function sameGeometry(a: Uint8Array, b: Uint8Array): Promise<boolean> {
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const work = await mkdtemp(join(os.tmpdir(), 'bench-media-ocr-'));
   run.defer(`remove ${work}`, () => rm(work, { recursive: true, force: true }));
-  const config = loadConfig({
+  const env = {
     ...process.env,
     STORAGE_DIR: join(work, 'storage'),
     RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
     RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
-  });
+  };
   const logger = createLogger({ level: 'warn', name: 'bench-media-ocr' });
   installTemporalRuntime(logger);
-  const infra = await ensureInfrastructure(config, progress, { fsync: false });
-  run.defer('stop infrastructure', () => infra.stop());
+  const { config, infra } = await benchInfrastructure(run, env);
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_media_ocr_${runId}`, run);
   await migrateLatest(db);

@@ -16,14 +16,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
 import { avCommand, type AvOperation } from '../adapters/media/av/av-operations.js';
 import { probeMedia } from '../adapters/media/av/media-probe.js';
 import { runMediaTool } from '../adapters/media/av/media-process.js';
-import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
@@ -36,6 +34,7 @@ import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lif
 import { table, withDeadline } from './lib/measure.js';
 import { v1Client } from './lib/processing-client.js';
 import { retireBenchCompany } from './lib/processing-db.js';
+import { benchInfrastructure } from './lib/bench-infrastructure.js';
 
 const VIDEO = { seconds: 300, size: '1280x720', fps: 25 };
 const RATE_LIMIT = '1000000000';
@@ -144,18 +143,16 @@ const median = (xs: number[]) => {
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const storageDir = await mkdtemp(join(os.tmpdir(), 'bench-media-video-'));
   run.defer(`remove ${storageDir}`, () => rm(storageDir, { recursive: true, force: true }));
-  const config = loadConfig({
+  const env = {
     ...process.env,
     STORAGE_DIR: storageDir,
     RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
     RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
-  });
+  };
   const logger = createLogger({ level: 'warn', name: 'bench-media-video' });
   installTemporalRuntime(logger);
+  const { config, infra } = await benchInfrastructure(run, env);
   const source = cachedVideo(config.dataDir);
-
-  const infra = await ensureInfrastructure(config, progress, { fsync: false });
-  run.defer('stop infrastructure', () => infra.stop());
   run.signal.throwIfAborted();
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_media_video_${runId}`, run);

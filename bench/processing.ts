@@ -17,7 +17,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
@@ -26,7 +25,6 @@ import { createFileOperationRunners } from '../adapters/media/operation-runners.
 import { rotatePages } from '../adapters/media/pdf/pdf-operations.js';
 import { compressImage } from '../adapters/media/image/image-operations.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
-import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { getBalance, grantCredits } from '../db/repositories/credits.repo.js';
@@ -49,6 +47,7 @@ import { connectWorkflowGateway, type WorkflowGateway } from '../services/workfl
 import { retireBenchCompany } from './lib/processing-db.js';
 import { sampleNoisyJpeg } from './lib/processing-samples.js';
 import { formatReport, isHealthy, type Check, type JobSample, type OperationResult } from './lib/processing-report.js';
+import { benchInfrastructure } from './lib/bench-infrastructure.js';
 
 const WARMUP = 2;
 const PDF_PAGES = 20;
@@ -125,16 +124,15 @@ interface OperationCase {
 async function benchSetup(run: RunLifecycle) {
   const storageDir = await mkdtemp(join(os.tmpdir(), 'bench-processing-'));
   run.defer(`remove ${storageDir}`, () => rm(storageDir, { recursive: true, force: true }));
-  const config = loadConfig({
+  const env = {
     ...process.env,
     STORAGE_DIR: storageDir,
     RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
     RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
-  });
+  };
   const logger = createLogger({ level: 'warn', name: 'bench-processing' });
   installTemporalRuntime(logger);
-  const infra = await ensureInfrastructure(config, progress, { fsync: false });
-  run.defer('stop infrastructure', () => infra.stop());
+  const { config, infra } = await benchInfrastructure(run, env);
   run.signal.throwIfAborted();
   const runId = randomBytes(4).toString('hex');
   const { db, description, url } = await openBenchDatabase(infra, config, `tenant_bench_processing_${runId}`, run);

@@ -13,14 +13,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { loadConfig, type Config } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
 import { decimalToAtomic } from '../domain/money.js';
 import { DELTA_MAX } from '../domain/proof/matching-delta.js';
 import { DEFAULT_VALID_HOURS } from '../domain/validation/proof-request.js';
-import { ensureInfrastructure } from '../cli/infrastructure.js';
+import { benchInfrastructure } from './lib/bench-infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { buildApp } from '../api/server.js';
 import { buildChainReader } from '../api/deps.js';
@@ -93,14 +92,8 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     RATE_LIMIT_PROOF_PER_IP_PER_MINUTE: RATE_LIMIT,
     RATE_LIMIT_PROOF_PRO_PER_HOUR: RATE_LIMIT,
   };
-  const config = loadConfig(appEnv);
-  // Only PostgreSQL is needed: an address that is never dialled keeps ensureInfrastructure from starting Temporal.
-  const pgOnly: Config = {
-    ...config,
-    temporal: { ...config.temporal, address: config.temporal.address ?? 'unused-by-bench-proof:7233' },
-  };
-  const infra = await ensureInfrastructure(pgOnly, progress, { fsync: false });
-  run.defer('stop infrastructure', () => infra.stop());
+  // Only PostgreSQL is needed (no Temporal server is started).
+  const { config, infra } = await benchInfrastructure(run, appEnv, { temporal: false });
   run.signal.throwIfAborted();
 
   const runId = randomBytes(4).toString('hex');

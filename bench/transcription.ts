@@ -16,12 +16,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { createFileOperationRunners } from '../adapters/media/operation-runners.js';
 import { OfflineWhisperProvider } from '../adapters/providers/transcription/offline-whisper.provider.js';
-import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { grantCredits } from '../db/repositories/credits.repo.js';
@@ -34,6 +32,7 @@ import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lif
 import { percentile, table, withDeadline } from './lib/measure.js';
 import { v1Client } from './lib/processing-client.js';
 import { retireBenchCompany } from './lib/processing-db.js';
+import { benchInfrastructure } from './lib/bench-infrastructure.js';
 
 const run = promisify(execFile);
 const RATE_LIMIT = '1000000000';
@@ -120,16 +119,15 @@ async function corpus(dir: string, minutes: number): Promise<{ path: string; tex
 async function main(opts: Options, lifecycle: RunLifecycle): Promise<boolean> {
   const work = await mkdtemp(join(os.tmpdir(), 'bench-transcription-'));
   lifecycle.defer(`remove ${work}`, () => rm(work, { recursive: true, force: true }));
-  const config = loadConfig({
+  const env = {
     ...process.env,
     STORAGE_DIR: join(work, 'storage'),
     RATE_LIMIT_V1_PER_KEY_PER_MINUTE: RATE_LIMIT,
     RATE_LIMIT_V1_PER_IP_PER_MINUTE: RATE_LIMIT,
-  });
+  };
   const logger = createLogger({ level: 'warn', name: 'bench-transcription' });
   installTemporalRuntime(logger);
-  const infra = await ensureInfrastructure(config, progress, { fsync: false });
-  lifecycle.defer('stop infrastructure', () => infra.stop());
+  const { config, infra } = await benchInfrastructure(lifecycle, env);
   const runId = randomBytes(4).toString('hex');
   const { db, description } = await openBenchDatabase(infra, config, `tenant_bench_transcription_${runId}`, lifecycle);
   await migrateLatest(db);

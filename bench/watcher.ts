@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import type { Hash } from 'viem';
-import { loadConfig, type Config } from '../config/schema.js';
+import type { Config } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
@@ -21,7 +21,8 @@ import { createSystemResolver } from '../adapters/webhooks/http-delivery.js';
 import { createEvmTransferScanner } from '../adapters/chains/evm/evm-transfer-scanner.js';
 import { EVM, EVM_NETWORKS, type EvmNetwork } from '../domain/networks.js';
 import { decimalToAtomic } from '../domain/money.js';
-import { ensureInfrastructure, type Infrastructure } from '../cli/infrastructure.js';
+import type { Infrastructure } from '../cli/infrastructure.js';
+import { benchInfrastructure } from './lib/bench-infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { workflowsPath } from '../workers/worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
@@ -103,25 +104,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const spread = (total: number, parts: number) =>
   Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0));
 
-async function startBackends(config: Config, run: RunLifecycle): Promise<{ infra: Infrastructure; node: EvmNode }> {
-  const [infra, node] = await Promise.allSettled([
-    ensureInfrastructure(config, progress, { fsync: false }),
+async function startBackends(run: RunLifecycle): Promise<{ config: Config; infra: Infrastructure; node: EvmNode }> {
+  const [servers, node] = await Promise.allSettled([
+    benchInfrastructure(run, process.env),
     startEvmNode({ chainId: EVM.base.chainId }),
   ]);
-  if (infra.status === 'fulfilled') run.defer('stop infrastructure', () => infra.value.stop());
   if (node.status === 'fulfilled') run.defer('stop the Hardhat node', () => node.value.stop());
-  if (infra.status === 'rejected') throw infra.reason;
+  if (servers.status === 'rejected') throw servers.reason;
   if (node.status === 'rejected') throw node.reason;
-  return { infra: infra.value, node: node.value };
+  return { ...servers.value, node: node.value };
 }
 
 async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
-  const config = loadConfig(process.env);
   const sink = warningSink();
   const logger = createLogger({ level: 'warn', name: 'bench-watcher' }, sink.stream);
   installTemporalRuntime(logger);
   progress('starting PostgreSQL, Temporal and a Hardhat node (chain id 8453)');
-  const { infra, node } = await startBackends(config, run);
+  const { config, infra, node } = await startBackends(run);
   run.signal.throwIfAborted();
   if (!infra.adminDatabaseUrl) {
     // watcher_progress is one row per network: a shared database's real progress would stop (or be moved by) this run.

@@ -10,13 +10,11 @@
 import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { loadConfig } from '../config/schema.js';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { createSecretBox, generateSecretsKey } from '../adapters/crypto/secret-box.js';
 import { signBody } from '../adapters/webhooks/sign.js';
 import { createSystemResolver, postWithPolicy } from '../adapters/webhooks/http-delivery.js';
-import { ensureInfrastructure } from '../cli/infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createEndpoint } from '../db/repositories/webhooks.repo.js';
 import { workflowsPath } from '../workers/worker.js';
@@ -30,6 +28,7 @@ import { runPool, sampleMemory, startMemorySampler, withDeadline, type MemorySam
 import { startBenchReceiver } from './lib/receiver.js';
 import { startWorkerProcesses } from './lib/worker-processes.js';
 import { formatReport, isHealthy, type PhaseResult } from './lib/webhooks-report.js';
+import { benchInfrastructure } from './lib/bench-infrastructure.js';
 
 const SECRET = 'whsec_bench';
 const EVENT_TYPE = 'job.completed';
@@ -83,12 +82,11 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   const memory: { label: string; sample: MemorySample }[] = [
     { label: 'at start (before infrastructure)', sample: sampleMemory() },
   ];
-  const config = loadConfig({ ...process.env, WEBHOOK_TEST_ALLOW_LOOPBACK: 'true' });
+  const env = { ...process.env, WEBHOOK_TEST_ALLOW_LOOPBACK: 'true' };
   const logger = createLogger({ level: 'warn', name: 'bench' });
   installTemporalRuntime(logger);
 
-  const infra = await ensureInfrastructure(config, progress, { fsync: false });
-  run.defer('stop infrastructure', () => infra.stop());
+  const { config, infra } = await benchInfrastructure(run, env);
   run.signal.throwIfAborted();
 
   const runId = randomBytes(4).toString('hex');

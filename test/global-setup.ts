@@ -6,7 +6,7 @@ import { loadConfig } from '../config/schema.js';
 import { stderrProgress } from '../adapters/infra/progress.js';
 import { ensureInfrastructure, type Infrastructure } from '../cli/infrastructure.js';
 import { workflowsPath } from '../workers/worker.js';
-import { planTestServers, type TestServerPlan } from './test-servers.js';
+import { planServers, type ServerPlan } from '../support/server-plan.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,15 +18,15 @@ declare module 'vitest' {
 }
 
 let infra: Infrastructure | undefined;
-let plan: TestServerPlan | undefined;
+let plan: ServerPlan | undefined;
 
 /**
  * Brings up a real PostgreSQL server and a real Temporal server for the whole run (configured ones are reused;
- * servers it starts itself get free ports and DATA_DIR/test, see test/test-servers.ts), and bundles the workflows
+ * servers it starts itself get free ports and DATA_DIR/test, see support/server-plan.ts), and bundles the workflows
  * once. Each test file then gets its own database and its own task queue (test/helpers).
  */
 export async function setup(project: TestProject): Promise<void> {
-  plan = await planTestServers(process.env, stderrProgress);
+  plan = await planServers(process.env, 'test', stderrProgress);
   try {
     let config;
     for (let attempt = 1; ; attempt++) {

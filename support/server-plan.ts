@@ -3,18 +3,20 @@ import net from 'node:net';
 import { join, resolve } from 'node:path';
 
 /**
- * Where the servers of a test run live. A test run reuses what is configured (DATABASE_URL, TEMPORAL_ADDRESS, or
- * a server answering on an explicitly set EMBEDDED_PG_PORT / TEMPORAL_DEV_PORT). Whatever it has to start itself it
- * starts on free ports (unless a port is set explicitly) with its data under DATA_DIR/test, never on the default
- * ports of `scripts/start.sh` and never in the platform's own data folders. So a test run and a running platform
- * (or a test run in another clone) never meet on a port or a data directory, and a test run never reuses, or stops,
- * a server it did not start.
+ * Where the servers of a test run (test/global-setup.ts) or a benchmark (bench/lib/bench-infrastructure.ts) live. A
+ * run reuses what is configured (DATABASE_URL, TEMPORAL_ADDRESS, or a server answering on an explicitly set
+ * EMBEDDED_PG_PORT / TEMPORAL_DEV_PORT). Whatever it has to start itself it starts on free ports (unless a port is set
+ * explicitly) with its data under DATA_DIR/<purpose> (`test` or `bench`), never on the default ports of
+ * `scripts/start.sh` and never in the platform's own data folders. So a run and a running platform (or a run in
+ * another clone) never meet on a port or a data directory, and a run never reuses, or stops, a server it did not start.
  *
- * One test run per DATA_DIR at a time: DATA_DIR/test/owner holds the pid of the run using it. A run that finds the
- * owner dead (a killed run) first stops the servers that run left behind, found by their data directory.
+ * One run per DATA_DIR and purpose at a time: DATA_DIR/<purpose>/owner holds the pid of the run using it. A run that
+ * finds the owner dead (a killed run) first stops the servers that run left behind, found by their data directory.
  */
-export interface TestServerPlan {
-  /** The test servers' data directory (DATA_DIR/test). */
+export type ServerPurpose = 'test' | 'bench';
+
+export interface ServerPlan {
+  /** The servers' data directory (DATA_DIR/<purpose>). */
   dir: string;
   /** True when a port is chosen here (free now, so worth another try if a server could not bind it). */
   choosesPorts: boolean;
@@ -65,7 +67,7 @@ async function waitForExit(pid: number, what: string): Promise<void> {
 }
 
 /**
- * Stops the PostgreSQL and Temporal servers a killed test run left running on `dir`: the postmaster named in
+ * Stops the PostgreSQL and Temporal servers a killed run left running on `dir`: the postmaster named in
  * `dir/postgres/postmaster.pid`, and Temporal dev servers whose command line names `dir/temporal`. Both are checked
  * against their command line first, so a recycled pid is never signalled.
  */
@@ -75,7 +77,7 @@ async function stopLeftovers(dir: string, progress: (m: string) => void): Promis
   if (existsSync(pidFile)) {
     const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
     if (Number.isInteger(pid) && pid > 0 && alive(pid) && commandLine(pid).includes(pgData)) {
-      progress(`stopping the PostgreSQL server a killed test run left running (pid ${pid})`);
+      progress(`stopping the PostgreSQL server a killed run left running (pid ${pid})`);
       process.kill(pid, 'SIGINT'); // fast shutdown
       await waitForExit(pid, 'the left-over PostgreSQL server');
     }
@@ -87,15 +89,15 @@ async function stopLeftovers(dir: string, progress: (m: string) => void): Promis
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     const cmd = commandLine(pid);
     if (cmd.includes('start-dev') && cmd.includes(temporalData)) {
-      progress(`stopping the Temporal dev server a killed test run left running (pid ${pid})`);
+      progress(`stopping the Temporal dev server a killed run left running (pid ${pid})`);
       process.kill(pid, 'SIGTERM');
       await waitForExit(pid, 'the left-over Temporal dev server');
     }
   }
 }
 
-/** Takes DATA_DIR/test for this run: refused while another live run holds it; a dead run's servers are stopped. */
-async function takeOwnership(dir: string, progress: (m: string) => void): Promise<() => void> {
+/** Takes DATA_DIR/<purpose> for this run: refused while another live run holds it; a dead run's servers are stopped. */
+async function takeOwnership(dir: string, purpose: ServerPurpose, progress: (m: string) => void): Promise<() => void> {
   mkdirSync(dir, { recursive: true });
   const ownerFile = join(dir, 'owner');
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -108,7 +110,7 @@ async function takeOwnership(dir: string, progress: (m: string) => void): Promis
       const owner = Number(readFileSync(ownerFile, 'utf8').trim());
       if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
         throw new Error(
-          `another test run (pid ${owner}) is using ${dir}; wait for it, or give this run its own DATA_DIR`,
+          `another ${purpose} run (pid ${owner}) is using ${dir}; wait for it, or give this run its own DATA_DIR`,
         );
       }
       rmSync(ownerFile, { force: true }); // its run is gone
@@ -122,15 +124,19 @@ async function takeOwnership(dir: string, progress: (m: string) => void): Promis
 }
 
 /**
- * Plans the servers of a test run (see the module comment). `env` is the process environment; the returned
+ * Plans the servers of a test run or a benchmark (see the module comment). `env` is the process environment; the returned
  * overrides go on top of it.
  */
-export async function planTestServers(env: NodeJS.ProcessEnv, progress: (m: string) => void): Promise<TestServerPlan> {
+export async function planServers(
+  env: NodeJS.ProcessEnv,
+  purpose: ServerPurpose,
+  progress: (m: string) => void,
+): Promise<ServerPlan> {
   const dataDir = env['DATA_DIR']?.trim() || 'var';
-  const dir = resolve(dataDir, 'test');
+  const dir = resolve(dataDir, purpose);
   const startsPostgres = !explicit(env, 'DATABASE_URL');
   const startsTemporal = !explicit(env, 'TEMPORAL_ADDRESS');
-  const release = startsPostgres || startsTemporal ? await takeOwnership(dir, progress) : () => undefined;
+  const release = startsPostgres || startsTemporal ? await takeOwnership(dir, purpose, progress) : () => undefined;
   const chosen = [
     startsPostgres && !explicit(env, 'EMBEDDED_PG_PORT') ? 'EMBEDDED_PG_PORT' : null,
     startsTemporal && !explicit(env, 'TEMPORAL_DEV_PORT') ? 'TEMPORAL_DEV_PORT' : null,
