@@ -7,6 +7,7 @@ import { buildApp } from './server.js';
 import { listen, type HttpServerHandle } from './http/lifecycle.js';
 import { buildChainReader, buildPayments } from './deps.js';
 import { connectWorkflowGateway } from '../services/workflows/workflow-client.js';
+import { startsInFlight } from '../services/workflows/workflow-starts.js';
 import { startTempSweeper } from '../adapters/storage/temp-files.js';
 
 /**
@@ -49,6 +50,7 @@ export async function startApi(
     async drain(graceMs) {
       await handle.drain(graceMs);
       sweeper.stop();
+      await startsInFlight(workflows); // the workflow starts of the last answered submissions (each at most 5 s)
       await workflows.close();
     },
   };

@@ -9,7 +9,7 @@ import { retryFailedItems } from '../services/processing/submission.js';
 import type { VideoWorkPolicy } from '../services/processing/estimate.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { WorkflowGateway } from '../services/workflows/workflow-client.js';
-import type { AfterCommit } from '../services/workflows/workflow-starts.js';
+import { startsInFlight, type AfterCommit } from '../services/workflows/workflow-starts.js';
 import { required } from './admin-commands.js';
 import { batchJson } from '../services/processing/records.js';
 
@@ -69,8 +69,12 @@ export async function batchesRetryFailed(
   const submitted = await deps.db.transaction((trx) =>
     retryFailedItems({ ...deps, db: trx }, trx, afterCommit, { original, submitter: submitterOf(original) }),
   );
-  // A start Temporal did not take now stays queued in the outbox: the workers' starters make it.
-  for (const start of afterCommit) await start(deps.db);
+  // A start Temporal did not take now stays queued in the outbox: the workers' starters make it. The batch's start is
+  // made while a request would answer (`answerFirst`); the command waits for it before it reports.
+  const late: unknown[] = [];
+  for (const hook of afterCommit) await hook(deps.db, (err) => late.push(err));
+  await startsInFlight(deps.workflows);
+  if (late.length > 0) throw late[0];
   const batch = submitted.batch!;
   return { workflow_id: workflowIds.batch(batch.id), ...(await batchJson(deps.db, batch)) };
 }

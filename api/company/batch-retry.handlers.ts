@@ -8,7 +8,6 @@ import type { VideoWorkPolicy } from '../../services/processing/estimate.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import type { AfterCommit } from '../../services/workflows/workflow-starts.js';
 import { DomainError } from '../../domain/errors.js';
-import { lockCompany } from '../../db/repositories/companies.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { assertNoFields } from '../http/body.js';
@@ -55,18 +54,12 @@ export function mountBatchRetry(
       throw new DomainError('service_unavailable', 'Batch processing is not available right now; retry later');
     const workflows = submission.workflows;
     const afterCommit: AfterCommit = [];
+    const late = (err: unknown) =>
+      deps.logger.error(
+        { err, requestId: ctx.state.requestId, operation: 'company.batches.retry_failed' },
+        'after-commit hook failed',
+      );
     const body = await deps.db.transaction(async (trx) => {
-      await lockCompany(trx, me.companyId);
-      const running = await trx('batches')
-        .where({ retry_of: original.id })
-        .whereIn('status', ['queued', 'processing'])
-        .first('id');
-      if (running) {
-        throw new DomainError(
-          'batch_retry_in_progress',
-          `This batch's failed items are already being retried in batch ${running.id as string}; wait for it to end`,
-        );
-      }
       const submitDeps = {
         db: trx,
         store: deps.store,
@@ -78,21 +71,17 @@ export function mountBatchRetry(
         now: deps.now,
         ...(submission.metrics ? { metrics: submission.metrics } : {}),
       };
+      // The sources are quoted before the company lock, as for every submission; under it, an earlier retry still
+      // running refuses this one (services/processing/submission.ts, `oneRetryAtATime`).
       const { batch } = await retryFailedItems(submitDeps, trx, afterCommit, {
         original,
         submitter: { memberId: me.id },
+        oneRetryAtATime: true,
       });
       return batchJson(trx, batch!);
     });
-    for (const start of afterCommit) {
-      // Committed; a workflow that did not start stays in the outbox for the starters (as after an Idempotency-Key commit).
-      await start(deps.db).catch((err: unknown) =>
-        deps.logger.error(
-          { err, requestId: ctx.state.requestId, operation: 'company.batches.retry_failed' },
-          'after-commit hook failed',
-        ),
-      );
-    }
+    // Committed; a workflow that did not start stays in the outbox for the starters (as after an Idempotency-Key commit).
+    for (const hook of afterCommit) await hook(deps.db, late).catch(late);
     ctx.status = 202;
     ctx.set('Location', `/api/company/batches/${body.id}`);
     ctx.body = body;

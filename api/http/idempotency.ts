@@ -202,14 +202,14 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
         if (!committed && !trx.isCompleted()) await trx.rollback();
         throw e;
       }
+      const failed = (err: unknown) =>
+        opts.logger.error(
+          { err, requestId: ctx.state.requestId, operation: opts.operation },
+          'after-commit hook failed',
+        );
       for (const hook of afterCommit) {
         // The effect is committed; a workflow start it queued that fails here stays in the outbox for the starters.
-        await hook(opts.db).catch((err: unknown) =>
-          opts.logger.error(
-            { err, requestId: ctx.state.requestId, operation: opts.operation },
-            'after-commit hook failed',
-          ),
-        );
+        await hook(opts.db, failed).catch(failed);
       }
       return;
     }

@@ -92,6 +92,15 @@ export async function getBatch(db: Db, companyId: string, id: string): Promise<B
 }
 
 /** Any batch by id, for the worker and operator commands. */
+/** A retry of `originalId` still queued or processing (its id), or null. */
+export async function findRunningRetry(db: Db, originalId: string): Promise<string | null> {
+  const row = await db('batches')
+    .where({ retry_of: originalId })
+    .whereIn('status', ['queued', 'processing'])
+    .first<{ id: string } | undefined>('id');
+  return row?.id ?? null;
+}
+
 export async function getBatchById(db: Db, id: string): Promise<Batch | null> {
   const row = await db('batches').where({ id }).first();
   return row ? toBatch(row) : null;

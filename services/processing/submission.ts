@@ -10,7 +10,7 @@ import type {
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
-import { insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
+import { findRunningRetry, insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.js';
 import {
@@ -68,6 +68,11 @@ export interface BatchSpec {
   webhookId: string | null;
   webhookMode: WebhookMode;
   retryOf: string | null;
+  /**
+   * A retry refused (409 `batch_retry_in_progress`) while an earlier retry of the same batch is queued or processing,
+   * decided under the company lock: the dashboard's double click makes one retry batch (it has no Idempotency-Key).
+   */
+  oneRetryAtATime?: boolean;
 }
 
 /**
@@ -170,11 +175,21 @@ export async function submitJobs(
     batchId !== null
       ? { kind: 'batch', input: { batchId, companyId, operation } }
       : { kind: 'job', input: { jobId: jobIds[0]!, companyId, operation } },
+    { answerFirst: true },
   );
   // Quoted before the lock (the sources read and measured, which takes the longest); under it, only what another
   // transaction may have changed since: a source deleted (DELETE /v1/uploads/{id} holds this lock) or purged, then the
   // queue limit, the reservations and the rows (docs/processing.md, "Jobs").
   await lockCompany(trx, companyId);
+  if (input.batch?.oneRetryAtATime && input.batch.retryOf !== null) {
+    const running = await findRunningRetry(trx, input.batch.retryOf);
+    if (running !== null) {
+      throw new DomainError(
+        'batch_retry_in_progress',
+        `This batch's failed items are already being retried in batch ${running}; wait for it to end`,
+      );
+    }
+  }
   await assertSourcesStillThere(trx, companyId, children);
   const pending = await countUnfinishedJobs(trx, companyId);
   if (pending + children.length > JOB_LIMITS.pendingPerCompany) {
@@ -287,7 +302,7 @@ export async function retryFailedItems(
   deps: SubmitDeps,
   trx: Db,
   afterCommit: AfterCommit,
-  input: { original: Batch; submitter: Submitter },
+  input: { original: Batch; submitter: Submitter; oneRetryAtATime?: boolean },
 ): Promise<Submitted> {
   const { original } = input;
   if (!isBatchTerminal(original.status)) {
@@ -325,7 +340,12 @@ export async function retryFailedItems(
     submitter: input.submitter,
     children,
     maxCredits: undefined,
-    batch: { webhookId: original.webhookId, webhookMode: original.webhookMode, retryOf: original.id },
+    batch: {
+      webhookId: original.webhookId,
+      webhookMode: original.webhookMode,
+      retryOf: original.id,
+      ...(input.oneRetryAtATime ? { oneRetryAtATime: true } : {}),
+    },
   });
 }
 

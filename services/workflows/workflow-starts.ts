@@ -30,8 +30,13 @@ import {
  * twice.
  */
 
-/** What runs after a transaction committed: its hooks, given the database (not the finished transaction). */
-export type AfterCommit = Array<(db: Db) => Promise<void>>;
+/**
+ * What runs after a transaction committed: its hooks, given the database (not the finished transaction) and where to
+ * report a failure that comes after the hook returned (a start tried while the answer is sent, `answerFirst`).
+ */
+export type AfterCommit = Array<(db: Db, late?: LateFailure) => Promise<void>>;
+/** Reports a failure of work a hook left running when it returned (the runner logs it as a failed hook). */
+export type LateFailure = (err: unknown) => void;
 
 /** How long the request (or a starter) holds a row while trying it; an expired claim is taken over. */
 export const START_LEASE_MS = 30_000;
@@ -43,17 +48,26 @@ const SKIP_AFTER_OUTAGE_MS = 10_000;
 const MAX_RETRY_AFTER_MS = 300_000;
 
 const lastOutage = new WeakMap<WorkflowGateway, number>();
+/** The starts an `answerFirst` hook left running, per gateway: settled before the gateway closes (startsInFlight). */
+const inFlight = new WeakMap<WorkflowGateway, Set<Promise<void>>>();
 
 /**
  * Writes `start` into the outbox in `trx` and adds the hook that tries it after the commit: on success the row goes;
  * with Temporal unreachable the row is released to the starters at once (and the request answers without waiting for
- * Temporal); a start refused for another reason waits and is logged by the hook's runner.
+ * Temporal); a start refused for another reason waits and is reported as the hook's failure.
+ *
+ * `answerFirst` (a /v1 job or batch submission, issue 32 item 5): the hook returns at once and the try runs while the
+ * answer is sent, so the 202 waits for the commit (the job, its reservation and this outbox row are durable) and not
+ * for Temporal. The workflow then exists a moment after the answer rather than before it; nothing a client does
+ * depends on it (reads, cancels and deletes go to the database; a cancel's wake-up of a workflow not started yet is a
+ * no-op, and the workflow finds the job cancelled when it starts). A refused start is reported through `late`.
  */
 export async function startAfterCommit(
   trx: Db,
   afterCommit: AfterCommit,
   gw: WorkflowGateway,
   start: WorkflowStart,
+  opts: { answerFirst?: boolean } = {},
 ): Promise<void> {
   const claim = randomUUID();
   const row = await queueWorkflowStart(
@@ -61,7 +75,7 @@ export async function startAfterCommit(
     { kind: start.kind, workflowId: workflowIdOf(start), taskQueue: gw.taskQueue, input: { ...start.input } },
     { claim, leaseMs: START_LEASE_MS },
   );
-  afterCommit.push(async (db) => {
+  afterCommit.push(async (db, late) => {
     if (Date.now() - (lastOutage.get(gw) ?? -Infinity) < SKIP_AFTER_OUTAGE_MS) {
       await releaseWorkflowStart(db, row, {
         error: 'Temporal unreachable a moment ago; left to the starters',
@@ -69,10 +83,27 @@ export async function startAfterCommit(
       });
       return;
     }
-    const outcome = await tryStart(db, gw, row);
-    if (outcome === 'unavailable') lastOutage.set(gw, Date.now());
-    else if (outcome instanceof Error) throw outcome;
+    const attempt = tryStart(db, gw, row).then((outcome) => {
+      if (outcome === 'unavailable') lastOutage.set(gw, Date.now());
+      else if (outcome instanceof Error) throw outcome;
+    });
+    if (!opts.answerFirst) return attempt;
+    let running = inFlight.get(gw);
+    if (!running) inFlight.set(gw, (running = new Set()));
+    const tracked = attempt.catch((err: unknown) => late?.(err));
+    running.add(tracked);
+    void tracked.finally(() => running.delete(tracked));
   });
+}
+
+/**
+ * Settles the starts `answerFirst` hooks left running on `gw` (each is bounded by START_TRY_MS): called before the
+ * gateway closes, so a draining API does not cut them off (a start cut off is made by the starters once its claim
+ * lapses, START_LEASE_MS later).
+ */
+export async function startsInFlight(gw: WorkflowGateway): Promise<void> {
+  const running = inFlight.get(gw);
+  if (running) await Promise.allSettled([...running]);
 }
 
 /** One try of a claimed row: started (the row goes), Temporal unreachable, or refused (the error). Never throws. */

@@ -15,12 +15,15 @@ export function batchClient(h: ProcessingHarness) {
         headers: { ...h.auth(key), ...json },
         body: JSON.stringify(body),
       }),
+    /** Resolves once the batch's workflow start, made while the 202 is sent, has settled (ProcessingHarness.submit). */
     submit: (key: string, body: unknown, idempotencyKey: string = idem()) =>
-      fetch(`${h.app.url}/v1/batches`, {
-        method: 'POST',
-        headers: { ...h.auth(key), ...json, 'Idempotency-Key': idempotencyKey },
-        body: JSON.stringify(body),
-      }),
+      h.settled(
+        fetch(`${h.app.url}/v1/batches`, {
+          method: 'POST',
+          headers: { ...h.auth(key), ...json, 'Idempotency-Key': idempotencyKey },
+          body: JSON.stringify(body),
+        }),
+      ),
     async submitOk(key: string, body: unknown): Promise<BatchJson> {
       const res = await this.submit(key, body);
       const out = (await res.json()) as BatchJson;
@@ -36,10 +39,12 @@ export function batchClient(h: ProcessingHarness) {
       return out;
     },
     retryFailed: (key: string, id: string, idempotencyKey: string = idem()) =>
-      fetch(`${h.app.url}/v1/batches/${id}/retry-failed`, {
-        method: 'POST',
-        headers: { ...h.auth(key), 'Idempotency-Key': idempotencyKey },
-      }),
+      h.settled(
+        fetch(`${h.app.url}/v1/batches/${id}/retry-failed`, {
+          method: 'POST',
+          headers: { ...h.auth(key), 'Idempotency-Key': idempotencyKey },
+        }),
+      ),
     cancel: (key: string, id: string, body: unknown = undefined) =>
       fetch(`${h.app.url}/v1/batches/${id}/cancel`, {
         method: 'POST',

@@ -9,6 +9,7 @@ import type { OperationRunners } from '../../adapters/media/runner-contract.js';
 import type { SpeechWorkerDeps } from '../../activities/speech.activities.js';
 import { createFileStore, type FileStore } from '../../adapters/storage/file-store.js';
 import { connectWorkflowGateway, type WorkflowGateway } from '../../services/workflows/workflow-client.js';
+import { startsInFlight } from '../../services/workflows/workflow-starts.js';
 import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { startTestApp, testConfig } from './app.js';
@@ -214,20 +215,34 @@ export class ProcessingHarness {
     return ((await res.json()) as { uploads: Array<{ id: string }> }).uploads[0]!.id;
   }
 
-  submit(
+  /**
+   * POST /v1/jobs. The API answers 202 at its commit and makes the workflow start while the answer is sent
+   * (services/workflows/workflow-starts.ts, `answerFirst`); this resolves once that start has settled too, so a test
+   * that inspects or terminates `job:<id>` finds it. `submission-answer-first.test.ts` checks the answer itself.
+   */
+  async submit(
     key: string,
     body: unknown,
     idempotencyKey: string | null = `idem-${Math.random().toString(36).slice(2)}`,
   ): Promise<Response> {
-    return fetch(`${this.app.url}/v1/jobs`, {
-      method: 'POST',
-      headers: {
-        ...this.auth(key),
-        'content-type': 'application/json',
-        ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
-      },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
+    return this.settled(
+      fetch(`${this.app.url}/v1/jobs`, {
+        method: 'POST',
+        headers: {
+          ...this.auth(key),
+          'content-type': 'application/json',
+          ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
+        },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    );
+  }
+
+  /** `answer`, once the workflow starts the app left running after answering it have settled. */
+  async settled(answer: Promise<Response>): Promise<Response> {
+    const res = await answer;
+    await startsInFlight(this.gateway);
+    return res;
   }
 
   async submitOk(key: string, body: unknown): Promise<JobJson> {
