@@ -92,10 +92,11 @@ export async function getBatch(db: Db, companyId: string, id: string): Promise<B
 }
 
 /** Any batch by id, for the worker and operator commands. */
-/** A retry of `originalId` still queued or processing (its id), or null. */
-export async function findRunningRetry(db: Db, originalId: string): Promise<string | null> {
+/** A retry of `originalId` still queued or processing (its id), other than `exceptId` (the caller's own), or null. */
+export async function findRunningRetry(db: Db, originalId: string, exceptId: string): Promise<string | null> {
   const row = await db('batches')
     .where({ retry_of: originalId })
+    .whereNot({ id: exceptId })
     .whereIn('status', ['queued', 'processing'])
     .first<{ id: string } | undefined>('id');
   return row?.id ?? null;

@@ -143,15 +143,6 @@ export async function insertJob(trx: Db, job: NewJob): Promise<Job> {
   return toJob(row);
 }
 
-/** Queued or processing jobs of the company (the queue limit counts these). */
-export async function countUnfinishedJobs(trx: Db, companyId: string): Promise<number> {
-  const [row] = await trx('jobs')
-    .where({ company_id: companyId })
-    .whereIn('status', UNFINISHED_JOB_STATUSES)
-    .count<{ count: string }[]>('* as count');
-  return Number(row?.count ?? 0);
-}
-
 /** Whether an unfinished job of the company reads this upload. */
 export async function uploadInUse(trx: Db, companyId: string, uploadId: string): Promise<boolean> {
   const row = await trx('jobs')

@@ -129,24 +129,6 @@ export async function getUpload(db: Db, companyId: string, id: string): Promise<
   return row ? toUpload(row) : null;
 }
 
-/**
- * Of these ids, the company's uploads that are not deleted, each with whether retention purged its bytes: one statement,
- * for a submission that quoted its sources before taking the company lock to see what changed meanwhile.
- */
-export async function findUndeletedUploads(
-  db: Db,
-  companyId: string,
-  ids: readonly string[],
-): Promise<Map<string, { purged: boolean }>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db('uploads')
-    .where({ company_id: companyId })
-    .whereIn('id', [...new Set(ids)])
-    .whereNull('deleted_at')
-    .select('id', 'purged_at');
-  return new Map(rows.map((r: { id: string; purged_at: Date | null }) => [r.id, { purged: r.purged_at !== null }]));
-}
-
 export async function markUploadDeleted(db: Db, companyId: string, id: string, now: Date): Promise<boolean> {
   return (
     (await db('uploads').where({ id, company_id: companyId }).whereNull('deleted_at').update({ deleted_at: now })) === 1

@@ -12,20 +12,13 @@ import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { findRunningRetry, insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
-import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.js';
-import {
-  countUnfinishedJobs,
-  insertJob,
-  listBatchChildren,
-  type Job,
-  type Submitter,
-} from '../../db/repositories/jobs.repo.js';
+import { reserveForJobs } from '../../db/repositories/job-reservations.repo.js';
+import { insertJob, listBatchChildren, type Job, type Submitter } from '../../db/repositories/jobs.repo.js';
 import type { WorkflowGateway } from '../workflows/workflow-client.js';
 import { startAfterCommit, type AfterCommit } from '../workflows/workflow-starts.js';
 import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 import { extractionResolver, quoteRequest, sourceGone, type Quote, type QuoteDeps } from './estimate.js';
 import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
-import { findUndeletedUploads } from '../../db/repositories/uploads.repo.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { childWebhookId } from '../../domain/processing-events.js';
 
@@ -177,41 +170,10 @@ export async function submitJobs(
       : { kind: 'job', input: { jobId: jobIds[0]!, companyId, operation } },
     { answerFirst: true },
   );
-  // Quoted before the lock (the sources read and measured, which takes the longest); under it, only what another
-  // transaction may have changed since: a source deleted (DELETE /v1/uploads/{id} holds this lock) or purged, then the
-  // queue limit, the reservations and the rows (docs/processing.md, "Jobs").
-  await lockCompany(trx, companyId);
-  if (input.batch?.oneRetryAtATime && input.batch.retryOf !== null) {
-    const running = await findRunningRetry(trx, input.batch.retryOf);
-    if (running !== null) {
-      throw new DomainError(
-        'batch_retry_in_progress',
-        `This batch's failed items are already being retried in batch ${running}; wait for it to end`,
-      );
-    }
-  }
-  await assertSourcesStillThere(trx, companyId, children);
-  const pending = await countUnfinishedJobs(trx, companyId);
-  if (pending + children.length > JOB_LIMITS.pendingPerCompany) {
-    const why = input.batch
-      ? `${pending} are pending and this batch's ${children.length} jobs would make ${pending + children.length}`
-      : 'wait for some to finish';
-    throw new DomainError(
-      'queue_full',
-      `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; ${why}`,
-      { retryAfterSeconds: 10 },
-    );
-  }
-  // A batch checks its whole quote first (402 naming the total); one job's reservation makes the same check itself.
-  if (children.length > 1) {
-    const wallet = await getBalance(trx, companyId);
-    if (wallet.available < BigInt(total)) {
-      throw new DomainError(
-        'insufficient_credits',
-        `Not enough credits: ${total} needed, ${wallet.available} available`,
-      );
-    }
-  }
+  // The rows are written before the lock too (each job names the reservation it will hold; that reference is checked
+  // at the commit). Under the lock, only what another transaction may change: a source deleted (DELETE
+  // /v1/uploads/{id} holds this lock) or purged, the queue limit and the wallet, decided in one statement
+  // (reserveForJobs) whose outcome is checked here in the order the answers always had (docs/processing.md, "Jobs").
   const batch =
     input.batch && batchId !== null
       ? await insertBatch(trx, {
@@ -228,23 +190,27 @@ export async function submitJobs(
           createdAt: now,
         })
       : null;
+  const reservations = children.map((_, i) => ({
+    id: newId('res'),
+    jobId: jobIds[i]!,
+    amount: BigInt(quotes[i]!.credits),
+  }));
+  if (reservations.some((r) => r.amount <= 0n))
+    throw new DomainError('validation_failed', 'a reservation must be a positive number of credits');
   const jobs: Job[] = [];
   for (const [i, child] of children.entries()) {
-    const jobId = jobIds[i]!;
-    const credits = quotes[i]!.credits;
-    const { reservationId } = await reserveCredits(trx, companyId, BigInt(credits), jobId);
     const { visible, secrets } = splitSecrets(child.request.options);
     jobs.push(
       await insertJob(trx, {
-        id: jobId,
+        id: jobIds[i]!,
         companyId,
         submitter: input.submitter,
         operation: child.request.operation,
         uploadIds: child.request.uploadIds,
         options: visible,
         secretSealed: secrets ? deps.secretBox.seal(JSON.stringify(secrets)) : null,
-        quotedCredits: credits,
-        reservationId,
+        quotedCredits: quotes[i]!.credits,
+        reservationId: reservations[i]!.id,
         createdAt: now,
         webhookId: batch ? childWebhookId(batch.webhookId, batch.webhookMode) : (child.request.webhookId ?? null),
         batchId: batch?.id ?? null,
@@ -252,6 +218,41 @@ export async function submitJobs(
         retryOf: child.retryOf ?? null,
         extraction: quotes[i]!.extraction,
       }),
+    );
+  }
+  await lockCompany(trx, companyId);
+  if (input.batch?.oneRetryAtATime && input.batch.retryOf !== null && batchId !== null) {
+    const running = await findRunningRetry(trx, input.batch.retryOf, batchId);
+    if (running !== null) {
+      throw new DomainError(
+        'batch_retry_in_progress',
+        `This batch's failed items are already being retried in batch ${running}; wait for it to end`,
+      );
+    }
+  }
+  const outcome = await reserveForJobs(
+    trx,
+    companyId,
+    children.flatMap((c) => c.request.uploadIds),
+    reservations,
+  );
+  assertSourcesStillThere(outcome.sources, children);
+  if (outcome.unfinished > JOB_LIMITS.pendingPerCompany) {
+    const pending = outcome.unfinished - children.length;
+    const why = input.batch
+      ? `${pending} are pending and this batch's ${children.length} jobs would make ${outcome.unfinished}`
+      : 'wait for some to finish';
+    throw new DomainError(
+      'queue_full',
+      `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; ${why}`,
+      { retryAfterSeconds: 10 },
+    );
+  }
+  if (!outcome.reserved) {
+    if (outcome.available === null) throw new DomainError('not_found', 'Company not found');
+    throw new DomainError(
+      'insufficient_credits',
+      `Not enough credits: ${total} needed, ${outcome.available} available`,
     );
   }
   const metrics = deps.metrics;
@@ -267,14 +268,9 @@ export async function submitJobs(
 
 /**
  * Under the company lock, after the quote: every source is still there (404 naming its body path, as the quote answers
- * for a deleted upload; 410 once retention purged it). One statement for all the children's sources.
+ * for a deleted upload; 410 once retention purged it), as `reserveForJobs` read them.
  */
-async function assertSourcesStillThere(trx: Db, companyId: string, children: readonly ChildSpec[]): Promise<void> {
-  const found = await findUndeletedUploads(
-    trx,
-    companyId,
-    children.flatMap((c) => c.request.uploadIds),
-  );
+function assertSourcesStillThere(found: Map<string, { purged: boolean }>, children: readonly ChildSpec[]): void {
   for (const child of children) {
     for (const [i, id] of child.request.uploadIds.entries()) {
       const upload = found.get(id);
