@@ -28,12 +28,14 @@ export interface IdempotentWork {
   /** Run after the commit (e.g. trying a workflow start the transaction queued); a failure there is logged. */
   afterCommit: AfterCommit;
   /**
-   * With `claimAtCommit` (else null): claims the key now, in the transaction, with this answer (status, the body as it
-   * will be sent, the resource it names), so a handler stops early when a request with the same key got there first
-   * (false: return; everything is rolled back and that request's answer replayed). Unclaimed by the handler, the key
-   * is claimed with the response at the end. The response must then be this answer, byte for byte.
+   * Stores this answer (status, the body as it will be sent, the resource it names) with the key now, in the
+   * transaction, instead of at the end; the response must then be this answer, byte for byte. With `claimAtCommit`
+   * this is the key's claim, so a handler stops early when a request with the same key got there first (false: return;
+   * everything is rolled back and that request's answer replayed). Without it the key was claimed before the handler
+   * ran and this is always true: a handler uses it to store its answer before a lock it takes last (POST /v1/jobs).
+   * Unused by the handler, the key is stored with the response at the end.
    */
-  claim: AnswerClaim | null;
+  claim: AnswerClaim;
 }
 
 export type AnswerClaim = (status: number, body: unknown, resourceId: string | null) => Promise<boolean>;
@@ -150,21 +152,25 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
           continue; // someone else held it: their response is committed now (or they rolled back)
         }
         let answered: { status: number; bytes: Buffer; claimed: boolean } | null = null;
-        const claim: AnswerClaim | null = opts.claimAtCommit
-          ? async (status, answer, resourceId) => {
-              if (answered) throw new Error('idempotency: the handler claimed the key twice');
-              const bytes = Buffer.from(JSON.stringify(answer), 'utf8');
-              const stored = storedBytes(answer, bytes);
-              const claimed = await storeKey(
-                trx,
-                ref,
-                { operation: opts.operation, requestHash },
-                { status, body: stored, contentType: 'application/json; charset=utf-8', resourceId },
-              );
-              answered = { status, bytes, claimed };
-              return claimed;
-            }
-          : null;
+        const claim: AnswerClaim = async (status, answer, resourceId) => {
+          if (answered) throw new Error('idempotency: the handler claimed the key twice');
+          const bytes = Buffer.from(JSON.stringify(answer), 'utf8');
+          const response = {
+            status,
+            body: storedBytes(answer, bytes),
+            contentType: 'application/json; charset=utf-8',
+            resourceId,
+          };
+          let claimed = true;
+          if (opts.claimAtCommit) {
+            claimed = await storeKey(trx, ref, { operation: opts.operation, requestHash }, response);
+          } else {
+            // Claimed before the handler ran: the answer is stored now, in the transaction, instead of after it.
+            await completeKey(trx, ref, response, { retained: retention === null });
+          }
+          answered = { status, bytes, claimed };
+          return claimed;
+        };
         await handler(ctx, { transaction: trx, afterCommit, claim });
         const claimedWith = answered as { status: number; bytes: Buffer; claimed: boolean } | null;
         if (claimedWith && !claimedWith.claimed) {

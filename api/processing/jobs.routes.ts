@@ -123,7 +123,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
           }
         },
       },
-      async (ctx, { transaction, afterCommit }) => {
+      async (ctx, { transaction, afterCommit, claim }) => {
         const req = parseJobRequest(ctx.request.body);
         const { jobs } = await submitJobs(
           {
@@ -144,6 +144,9 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
             submitter: { apiKeyId: keyOf(ctx).id },
             children: [{ request: req, sourcePath: (i) => `upload_ids.${i}` }],
             maxCredits: req.maxCredits,
+            // The answer is the job as written; stored with the key before the company lock (a refusal under the
+            // lock rolls it back with everything else).
+            beforeLock: async ({ jobs: [job] }) => void (await claim(202, jobJson(job!), job!.id)),
           },
         );
         const job = jobs[0]!;

@@ -145,6 +145,11 @@ export async function submitJobs(
     children: readonly ChildSpec[];
     maxCredits: number | undefined;
     batch?: BatchSpec;
+    /**
+     * Run with the rows written, just before the company lock: POST /v1/jobs stores its answer with the
+     * Idempotency-Key there, so the lock is held only for the statement that decides and the commit.
+     */
+    beforeLock?: (submitted: Submitted) => Promise<void>;
   },
 ): Promise<Submitted> {
   const now = (deps.now ?? (() => new Date()))();
@@ -220,6 +225,7 @@ export async function submitJobs(
       }),
     );
   }
+  if (input.beforeLock) await input.beforeLock({ jobs, batch });
   await lockCompany(trx, companyId);
   if (input.batch?.oneRetryAtATime && input.batch.retryOf !== null && batchId !== null) {
     const running = await findRunningRetry(trx, input.batch.retryOf, batchId);
