@@ -93,9 +93,10 @@ export function storedFromColumns(row: Record<string, unknown>): { stored: Store
 }
 
 /**
- * Inside the caller's transaction, claims the key by inserting a placeholder row. A concurrent claim of the
- * same key blocks on the unique index until this transaction ends, then sees the row (or claims it if this
- * transaction rolled back). Returns false when someone else holds the key.
+ * Inside the caller's transaction, claims the key by inserting a placeholder row, in one statement: an expired row of
+ * the key is taken over in place (the upsert's condition), a live one is left alone. A concurrent claim of the same key
+ * blocks on the unique index (or the taken-over row) until this transaction ends, then sees the row, re-checked on its
+ * newest version (or claims it if this transaction rolled back). Returns false when someone else holds the key.
  */
 export async function claimKey(
   trx: Db,
@@ -103,20 +104,20 @@ export async function claimKey(
   claim: { operation: string; requestHash: string; expiresAt: Date | null },
   now: Date,
 ): Promise<boolean> {
-  // A key of a dialect that keeps responses forever never expires: there is nothing to clear.
-  if (claim.expiresAt !== null) await trx('idempotency_keys').where(pk(ref)).andWhere('expires_at', '<=', now).del();
+  const placeholder = {
+    operation: claim.operation,
+    request_hash: claim.requestHash,
+    response_status: 0,
+    response_body: Buffer.alloc(0),
+    response_content_type: '',
+    expires_at: claim.expiresAt,
+  };
+  // A key of a dialect that keeps responses forever (expires_at null) never expires: the condition is never true.
   const rows = await trx('idempotency_keys')
-    .insert({
-      ...pk(ref),
-      operation: claim.operation,
-      request_hash: claim.requestHash,
-      response_status: 0,
-      response_body: Buffer.alloc(0),
-      response_content_type: '',
-      expires_at: claim.expiresAt,
-    })
+    .insert({ ...pk(ref), ...placeholder })
     .onConflict(['dialect', 'tenant_id', 'key'])
-    .ignore()
+    .merge({ ...placeholder, resource_id: null, created_at: trx.fn.now() })
+    .where('idempotency_keys.expires_at', '<=', now)
     .returning('key');
   return rows.length === 1;
 }

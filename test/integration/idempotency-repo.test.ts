@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import {
+  claimKey,
+  completeKey,
   countRetainedResponses,
   findStoredResponseAndRetained,
   storeKey,
@@ -53,5 +55,67 @@ describe('storeKey (a key kept forever, claimed with its answer)', () => {
     expect(stored!.body.equals(answer.body)).toBe(true);
     expect(retained).toBe(1);
     expect(await countRetainedResponses(tdb.db, 'proof', ref.tenantId)).toBe(1);
+  });
+});
+
+describe('claimKey (a key claimed before its handler runs)', () => {
+  const answer = {
+    status: 202,
+    body: Buffer.from('{"id":"job_1"}', 'utf8'),
+    contentType: 'application/json; charset=utf-8',
+    resourceId: 'job_1',
+  };
+  const where = (ref: KeyRef) => ({ dialect: ref.dialect, tenant_id: ref.tenantId, key: ref.key });
+  const row = (ref: KeyRef) =>
+    tdb.db('idempotency_keys').where(where(ref)).first('operation', 'request_hash', 'response_status', 'resource_id');
+
+  it('claims a free key once; a live one stays its first claimer’s; an expired one is taken over, reset in place', async () => {
+    const ref: KeyRef = { dialect: 'v1', tenantId: 'co_claim_key_test', key: 'claim-key-test-0001' };
+    const now = new Date();
+    const later = new Date(now.getTime() + 86_400_000);
+    const claim = (hash: string, at: Date) =>
+      tdb.db.transaction(async (trx) => {
+        const ok = await claimKey(trx, ref, { operation: 'jobs.create', requestHash: hash, expiresAt: later }, at);
+        if (ok) await completeKey(trx, ref, answer);
+        return ok;
+      });
+    expect(await claim('a'.repeat(64), now)).toBe(true);
+    expect(await claim('b'.repeat(64), now)).toBe(false);
+    expect(await row(ref)).toEqual({
+      operation: 'jobs.create',
+      request_hash: 'a'.repeat(64),
+      response_status: 202,
+      resource_id: 'job_1',
+    });
+    // Past its expiry the key is free again: the new claim replaces the row (its placeholder until completed).
+    const taken = await tdb.db.transaction(async (trx) => {
+      const ok = await claimKey(
+        trx,
+        ref,
+        { operation: 'jobs.create', requestHash: 'c'.repeat(64), expiresAt: new Date(later.getTime() + 1000) },
+        new Date(later.getTime() + 1),
+      );
+      return {
+        ok,
+        placeholder: await trx('idempotency_keys')
+          .where(where(ref))
+          .first('request_hash', 'response_status', 'resource_id'),
+      };
+    });
+    expect(taken).toEqual({
+      ok: true,
+      placeholder: { request_hash: 'c'.repeat(64), response_status: 0, resource_id: null },
+    });
+  });
+
+  it('never takes over a key kept forever (no expiry)', async () => {
+    const ref: KeyRef = { dialect: 'proof', tenantId: 'mer_claim_key_test', key: 'claim-key-test-0002' };
+    const claim = (hash: string) =>
+      tdb.db.transaction((trx) =>
+        claimKey(trx, ref, { operation: 'requests.create', requestHash: hash, expiresAt: null }, new Date(8.64e15)),
+      );
+    expect(await claim('a'.repeat(64))).toBe(true);
+    expect(await claim('b'.repeat(64))).toBe(false);
+    expect((await row(ref))?.request_hash).toBe('a'.repeat(64));
   });
 });
