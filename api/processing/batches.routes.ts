@@ -86,9 +86,9 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
   });
 
   /**
-   * POST /v1/batches: atomic. In one transaction under the company lock: the queue limit counts every child, the
-   * whole quote is checked against `max_credits` and the wallet, each child's quote is reserved and every child
-   * recorded; `batch:<id>` starts after commit. Any refusal leaves nothing behind. Idempotency-Key as for jobs.
+   * POST /v1/batches: atomic. In one transaction (services/processing/submission.ts): the whole quote is checked
+   * against `max_credits`, the batch and every child recorded, and under the company lock the queue limit counts every
+   * child and each child's quote is reserved when the wallet covers the total; `batch:<id>` starts as the 202 is sent. Any refusal leaves nothing behind. Idempotency-Key as for jobs.
    */
   router.post(
     '/batches',

@@ -94,9 +94,9 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
   const findJob = (ctx: AppContext): Promise<Job> => companyJob(deps.db, companyOf(ctx), ctx.params['id'] ?? '');
 
   /**
-   * POST /v1/jobs: validates and quotes the body exactly as /v1/estimate, then, in one transaction under the
-   * company lock, checks the queue limit, reserves the quote and records the job; `job:<id>` starts after
-   * commit. The Idempotency-Key replays the same job (no second reservation); another body → 409
+   * POST /v1/jobs: validates and quotes the body exactly as /v1/estimate, then, in one transaction, records the job
+   * and its answer, and under the company lock checks the sources and the queue limit and reserves the quote
+   * (services/processing/submission.ts); the 202 is sent at the commit and `job:<id>` starts meanwhile. The Idempotency-Key replays the same job (no second reservation); another body → 409
    * `idempotency_conflict`; the key of a job deleted since → 409 `idempotency_key_target_deleted`.
    */
   router.post(
