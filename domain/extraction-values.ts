@@ -410,6 +410,27 @@ const VAT_PREFIX = 'AT|BE|BG|CY|CZ|DE|DK|EE|EL|GR|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|
 const VAT_RE = new RegExp(`${NOT_BEFORE}(?:${VAT_PREFIX})[ .-]?[0-9A-Z](?:[.-]?[0-9A-Z]| \\d){7,13}${NOT_AFTER}`, 'gu');
 const EIN_RE = new RegExp(`${NOT_BEFORE}\\d{2}-\\d{7}${NOT_AFTER}`, 'gu');
 
+/**
+ * A Spanish company's tax id (CIF, today's NIF of a legal person) printed without its `ES` prefix ("B87530432"): its
+ * letter, seven digits and a control character, taken only when the control character holds (validCif).
+ */
+const CIF_RE = new RegExp(`${NOT_BEFORE}([ABCDEFGHJNPQRSUVW])[-]?(\\d{7})[-]?([0-9A-J])${NOT_AFTER}`, 'gu');
+
+/**
+ * The CIF's control: the digits at odd places doubled (digits of the product summed) plus those at even places; the
+ * control digit is 10 minus the sum's last digit (0 for 10), or its letter J=0, A=1 … I=9 (the letter's kind decides
+ * which is printed; both are accepted here).
+ */
+function validCif(_letter: string, digits: string, control: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < 7; i++) {
+    const d = Number(digits[i]);
+    sum += i % 2 === 0 ? Math.floor((2 * d) / 10) + ((2 * d) % 10) : d;
+  }
+  const c = (10 - (sum % 10)) % 10;
+  return control === String(c) || control === 'JABCDEFGHI'[c];
+}
+
 export interface ValueMatch extends Match {
   value: string;
 }
@@ -431,6 +452,9 @@ export function findTaxIds(text: string): ValueMatch[] {
     out.push({ index: m.index, raw, value: compactId(raw) });
   }
   for (const m of text.matchAll(EIN_RE)) out.push({ index: m.index, raw: m[0], value: m[0] });
+  for (const m of text.matchAll(CIF_RE))
+    if (validCif(m[1]!, m[2]!, m[3]!) && !insideAny(out, m.index, m.index + m[0].length))
+      out.push({ index: m.index, raw: m[0], value: compactId(m[0]) });
   const ibans = findIbans(text);
   return out.filter((t) => !insideAny(ibans, t.index, t.index + t.raw.length)).sort((a, b) => a.index - b.index);
 }

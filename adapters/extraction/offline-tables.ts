@@ -395,6 +395,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       let pending: Cell[] = [];
       let above = false;
       let prevY = boxes ? midY(lines[lastHeader]!.words[0]!.box) : 0;
+      const slot = boxes ? unnamedPriceSlot(lines.slice(first, lastHeader + 1), cols) : null;
       let j = lastHeader + 1;
       for (; j < lines.length; j++) {
         const line = lines[j]!;
@@ -470,8 +471,15 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         }
         tableLines.add(`${page.page}:${line.start}`);
         if (!last && !desc && pending.length > 0) above = true;
+        const price = u.value === null && slot ? priceInSlot(page, line, slot, q, a, mark) : null;
+        if (price)
+          flags.push({
+            field: 'unit_price',
+            item: items.length + drafts.length,
+            reason: `line item ${items.length + drafts.length + 1}: unit price read under a column header that names nothing readable ("${slot!.name}"), taken because quantity × it = amount`,
+          });
         last = {
-          item: { description: empty(), quantity: q, unit_price: u, amount: a },
+          item: { description: empty(), quantity: q, unit_price: price ?? u, amount: a },
           desc: [...pending, ...(desc ? [desc] : [])],
           page,
           y,
@@ -554,6 +562,49 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
 }
 
 const NUMBER_TOKEN = /^[-(]?[$€£]?\d[\d.,'’]*\)?$/u;
+
+/**
+ * A header word that names no column, right of the quantity's header and before the next column's, in a table without
+ * a unit price column (OCR's "UezO," for the stacked "Prezzo / unitario"): the x range of the cells under it.
+ */
+function unnamedPriceSlot(
+  header: readonly Line[],
+  cols: readonly Column[],
+): { x0: number; x1: number; name: string } | null {
+  const q = cols.find((c) => c.col === 'quantity');
+  const a = cols.find((c) => c.col === 'amount');
+  if (!q || !a || cols.some((c) => c.col === 'unit_price')) return null;
+  // The word stands right of the quantity's header, before the next column's.
+  const next = [...cols].sort((x, y) => x.x0 - y.x0).find((c) => c.x0 > q.x1);
+  if (!next || next.x0 > a.x0) return null;
+  const words = header
+    .flatMap((l) => l.words)
+    .filter((w) => w.box.x0 > q.x1 && w.box.x1 < next.x0 && /\p{L}/u.test(w.text));
+  if (words.length !== 1) return null;
+  return { x0: q.x1, x1: next.x0, name: words[0]!.text };
+}
+
+/**
+ * The unit price of a row under an unnamed header word (unnamedPriceSlot): the one number whose box overlaps the word's
+ * column and that gives quantity × it = amount (within 0.5 %); unsure (0.6).
+ */
+function priceInSlot(
+  page: PageText,
+  line: Line,
+  slot: { x0: number; x1: number },
+  q: ExtractedValue,
+  a: ExtractedValue,
+  mark: DecimalMark | null,
+): ExtractedValue | null {
+  if (q.value === null || a.value === null) return null;
+  const [qn, an] = [Number(q.value), Number(a.value)];
+  const found = line.words
+    .filter((w) => w.box.x0 > slot.x0 && w.box.x1 < slot.x1 && NUMBER_TOKEN.test(w.text))
+    .map((w) => numberCell(page, { start: w.offset, end: w.offset + w.text.length }, mark))
+    .filter((v) => v.value !== null && Math.abs(qn * Number(v.value) - an) <= Math.max(0.011, Math.abs(an) * 0.005));
+  if (found.length !== 1) return null;
+  return { ...found[0]!, confidence: 0.6 };
+}
 
 /** A label ("Besteller:", "von-bis:") written before the first number of a line. */
 function labelBeforeNumber(text: string, mark: DecimalMark | null): boolean {

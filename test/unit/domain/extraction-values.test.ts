@@ -153,6 +153,12 @@ describe('currencies, tax ids, e-mail, IBAN', () => {
     ]);
   });
 
+  it('reads a Spanish CIF without its ES prefix only when its control character holds', () => {
+    expect(findTaxIds('CIF B87530432 · A-5800000-1 · B87530433 · X8753043B · ESB87530432').map((t) => t.value)).toEqual(
+      ['B87530432', 'A58000001', 'ESB87530432'],
+    );
+  });
+
   it('reads e-mail addresses', () => {
     expect(findEmails('Mail billing@acme.example.com, or x.y+z@sub.y.io.').map((e) => e.value)).toEqual([
       'billing@acme.example.com',

@@ -1358,10 +1358,9 @@ describe('session 8: line items that take two lines each, with notes that hold n
 describe('session 8: a column name inside a header word ("%IVA", "MwSt-%")', () => {
   // it-fatturapa-alpha-014-pdf, scanned at 150 dpi (tune): Tesseract's boxes (one decimal). "IVA" is matched inside the
   // word "%IVA", so the column had no word and no position, and the VAT rate "22,00" under it fell into the amount's
-  // cell, before the amount ("Prezzo totale"). ("UezO," is OCR's reading of the stacked "Prezzo unitario": no column
-  // name, so the unit price is not read.)
-  it('the VAT rate under "%IVA" is no amount; the amount is the number under "Prezzo totale"', () => {
-    const doc = ocrDoc([
+  // cell, before the amount ("Prezzo totale"). "UezO," is OCR's reading of the stacked "Prezzo unitario".
+  const doc = () =>
+    ocrDoc([
       segment(
         ['Cod.', 40.3, 178.3, 57.1, 184.1],
         ['articolo', 60, 178.3, 89.3, 184.1],
@@ -1395,6 +1394,54 @@ describe('session 8: a column name inside a header word ("%IVA", "MwSt-%")', () 
         ['Importo', 530.9, 218.4, 560.9, 225.1],
       ),
     ]);
-    expect(items(doc)).toEqual([['ACCONTO PROVVIGIONI', '1.00', null, '2470.00']]);
+  it('the VAT rate under "%IVA" is no amount; the amount is the number under "Prezzo totale"', () => {
+    expect(items(doc()).map(([d, q, , a]) => [d, q, a])).toEqual([['ACCONTO PROVVIGIONI', '1.00', '2470.00']]);
+  });
+  it('the number under a header word that names nothing ("UezO,"), with quantity × it = amount, is the unit price, flagged', () => {
+    const r = extractOffline(doc(), []);
+    expect(items(doc())).toEqual([['ACCONTO PROVVIGIONI', '1.00', '2470.00', '2470.00']]);
+    expect(r.flags?.filter((f) => f.item === 0).map((f) => f.field)).toEqual(['unit_price']);
+  });
+});
+
+describe("session 8: a Spanish company's tax id (CIF) printed without its ES prefix or a label", () => {
+  // es-tecnativa (tune): "B87530432" under the seller's name in the letterhead, no "CIF:" before it, no "ES".
+  const letterhead = (cif: string) =>
+    page(
+      [[30, 'FACTURA']],
+      [[30, 'INV/2024/00005']],
+      [[30, 'TECNATIVA']],
+      [
+        [30, cif],
+        [480, 'FECHA'],
+      ],
+      [[30, '4557 De Silva St']],
+      [
+        [30, 'Fremont CA 94538'],
+        [480, '2024/07/05'],
+      ],
+      null,
+      [
+        [30, 'COBRAR A'],
+        [300, 'ENVIE A'],
+      ],
+      [
+        [30, 'Anita Oliver'],
+        [300, 'Anita Oliver'],
+      ],
+      [
+        [370, 'Saldo adeudado'],
+        [480, '138.00'],
+      ],
+    );
+  it("is the seller's VAT id when its control character holds", () => {
+    expect(values(letterhead('B87530432'), ['seller_name', 'seller_vat_id', 'buyer_vat_id'])).toEqual({
+      seller_name: 'TECNATIVA',
+      seller_vat_id: 'B87530432',
+      buyer_vat_id: null,
+    });
+  });
+  it('is no tax id when its control character fails (a reference of the same shape)', () => {
+    expect(values(letterhead('B87530433'), ['seller_vat_id'])).toEqual({ seller_vat_id: null });
   });
 });
