@@ -32,8 +32,15 @@ const AMOUNT_RE = new RegExp(
   'gu',
 );
 
-/** Reads one amount token (digits with grouping and a decimal mark) the way the engine does; null when malformed. */
-export function normaliseAmountToken(token: string): string | null {
+/** A document's decimal mark, when its numbers show one (documentDecimalMark). */
+export type DecimalMark = ',' | '.';
+
+/**
+ * Reads one amount token (digits with grouping and a decimal mark) the way the engine does; null when malformed. One
+ * mark before exactly three digits ("5,000", "1.500") is grouping, unless `decimalMark` (the document's, known from
+ * its other numbers) is that mark: then it is the decimal mark ("5,000" kg on a page of decimal commas is 5).
+ */
+export function normaliseAmountToken(token: string, decimalMark?: DecimalMark | null): string | null {
   const t = token.replace(/[\s\u00a0\u202f]/gu, ' ');
   if (!/^\d[\d,.'’ ]*$/u.test(t)) return null;
   const seps = [...t.matchAll(/[,.'’ ]/gu)].map((m) => ({ ch: m[0], at: m.index }));
@@ -46,7 +53,8 @@ export function normaliseAmountToken(token: string): string | null {
     const sameMark = marks.filter((x) => x.ch === last.ch).length;
     if (marks.some((x) => x.ch !== last.ch) || seps.some((x) => x.ch !== last.ch))
       decimal = sameMark === 1 ? last.ch : null; // 1,234.56 · 1 234,56
-    else if (sameMark === 1 && (tail.length !== 3 || /^0+$/u.test(t.slice(0, last.at)))) decimal = last.ch; // 12.5 · 0.125; 1.234 is grouping
+    else if (sameMark === 1 && (tail.length !== 3 || /^0+$/u.test(t.slice(0, last.at)) || last.ch === decimalMark))
+      decimal = last.ch; // 12.5 · 0.125; 1.234 is grouping, unless the document's decimal mark is the point
   }
   const intPart = decimal ? t.slice(0, last.at) : t;
   const frac = decimal ? tail : '';
@@ -66,11 +74,14 @@ function stripZeros(s: string): string {
   return f === undefined ? int : `${int}.${f}`;
 }
 
-/** Amounts in a text (percentages, parts of dates and of identifiers excluded). */
-export function findAmounts(text: string): AmountMatch[] {
+/**
+ * Amounts in a text (percentages, parts of dates and of identifiers excluded). `decimalMark`: the document's, for a
+ * token whose one mark stands before three digits (normaliseAmountToken).
+ */
+export function findAmounts(text: string, decimalMark?: DecimalMark | null): AmountMatch[] {
   const out: AmountMatch[] = [];
   for (const m of text.matchAll(AMOUNT_RE)) {
-    const value = normaliseAmountToken(m[1]!);
+    const value = normaliseAmountToken(m[1]!, decimalMark);
     if (value === null) continue;
     const before = text.slice(Math.max(0, m.index - 2), m.index);
     const negative = /(^|[^\p{L}\p{N}])[-−]$/u.test(before) || /\($/u.test(before);
@@ -87,6 +98,33 @@ export function findAmounts(text: string): AmountMatch[] {
     out.push({ index, raw, value: negative ? `-${value}` : value });
   }
   return out;
+}
+
+/**
+ * The decimal mark a document writes, from its amounts whose mark cannot be grouping: one or two digits after the last
+ * mark ("12,50", "3.5"), or two different marks ("1.234,56": the last one). The mark of at least 80 % of those, and of
+ * two at least (a time "08.30" or an OCR misreading among decimal commas does not change it); null when the document
+ * shows none or both alike.
+ */
+export function documentDecimalMark(texts: readonly string[]): DecimalMark | null {
+  let commas = 0;
+  let points = 0;
+  for (const text of texts)
+    for (const a of findAmounts(text)) {
+      const raw = a.raw.replace(/^[-(]+|\)$/gu, '');
+      const marks = [...raw.matchAll(/[.,]/gu)].map((m) => m[0]);
+      const last = marks[marks.length - 1];
+      if (!last) continue;
+      const tail = raw.slice(raw.lastIndexOf(last) + 1);
+      if (tail.length > 2 && new Set(marks).size === 1) continue;
+      if (last === ',') commas++;
+      else points++;
+    }
+  const n = commas + points;
+  if (n < 2) return null;
+  if (commas >= 0.8 * n) return ',';
+  if (points >= 0.8 * n) return '.';
+  return null;
 }
 
 /**
@@ -372,6 +410,27 @@ const VAT_PREFIX = 'AT|BE|BG|CY|CZ|DE|DK|EE|EL|GR|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|
 const VAT_RE = new RegExp(`${NOT_BEFORE}(?:${VAT_PREFIX})[ .-]?[0-9A-Z](?:[.-]?[0-9A-Z]| \\d){7,13}${NOT_AFTER}`, 'gu');
 const EIN_RE = new RegExp(`${NOT_BEFORE}\\d{2}-\\d{7}${NOT_AFTER}`, 'gu');
 
+/**
+ * A Spanish company's tax id (CIF, today's NIF of a legal person) printed without its `ES` prefix ("B87530432"): its
+ * letter, seven digits and a control character, taken only when the control character holds (validCif).
+ */
+const CIF_RE = new RegExp(`${NOT_BEFORE}([ABCDEFGHJNPQRSUVW])[-]?(\\d{7})[-]?([0-9A-J])${NOT_AFTER}`, 'gu');
+
+/**
+ * The CIF's control: the digits at odd places doubled (digits of the product summed) plus those at even places; the
+ * control digit is 10 minus the sum's last digit (0 for 10), or its letter J=0, A=1 … I=9 (the letter's kind decides
+ * which is printed; both are accepted here).
+ */
+function validCif(_letter: string, digits: string, control: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < 7; i++) {
+    const d = Number(digits[i]);
+    sum += i % 2 === 0 ? Math.floor((2 * d) / 10) + ((2 * d) % 10) : d;
+  }
+  const c = (10 - (sum % 10)) % 10;
+  return control === String(c) || control === 'JABCDEFGHI'[c];
+}
+
 export interface ValueMatch extends Match {
   value: string;
 }
@@ -393,6 +452,9 @@ export function findTaxIds(text: string): ValueMatch[] {
     out.push({ index: m.index, raw, value: compactId(raw) });
   }
   for (const m of text.matchAll(EIN_RE)) out.push({ index: m.index, raw: m[0], value: m[0] });
+  for (const m of text.matchAll(CIF_RE))
+    if (validCif(m[1]!, m[2]!, m[3]!) && !insideAny(out, m.index, m.index + m[0].length))
+      out.push({ index: m.index, raw: m[0], value: compactId(m[0]) });
   const ibans = findIbans(text);
   return out.filter((t) => !insideAny(ibans, t.index, t.index + t.raw.length)).sort((a, b) => a.index - b.index);
 }

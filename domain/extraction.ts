@@ -364,6 +364,8 @@ export const LINE_ITEM_OTHER_HEADERS: readonly string[] = [
   'unit',
   'einheit',
   'me',
+  'vke',
+  'vke/geb',
   'unité',
   'unidad',
   'unità',

@@ -17,9 +17,9 @@ import {
   type PageText,
   type PositionedWord,
 } from '../../domain/extraction.js';
-import { findAmounts } from '../../domain/extraction-values.js';
+import { documentDecimalMark, findAmounts, type DecimalMark } from '../../domain/extraction-values.js';
 import { conceptOf, findLabels, STARTS_WITH_LABEL } from './offline-labels.js';
-import { evidenceOf, hasBoxes, lineHeight, midY, rowHeight, type Line } from './offline-layout.js';
+import { clusters, evidenceOf, hasBoxes, lineHeight, midY, rowHeight, type Line } from './offline-layout.js';
 
 export interface TableRead {
   items: LineItem[];
@@ -82,7 +82,17 @@ export function headerColumns(line: Line): Column[] | null {
       const start = line.start + m.index;
       const end = start + m[0].length;
       if (found.some((c) => start < c.end && end > c.start)) continue;
-      const ws = line.words.filter((w) => w.offset >= start && w.offset < end);
+      // The words the name is part of ("IVA" in "%IVA", "%" in "MwSt-%"): a name inside a word takes the word's box.
+      const ws = line.words.filter((w) => w.offset < end && w.offset + w.text.length > start);
+      // Two names in one word ("MwSt-%") are one column: a line item's column before another.
+      const same =
+        ws.length === 1 && hasBoxes(line.page)
+          ? found.findIndex((c) => c.x0 === ws[0]!.box.x0 && c.x1 === ws[0]!.box.x1)
+          : -1;
+      if (same >= 0) {
+        if (found[same]!.col === 'other' && col !== 'other') found.splice(same, 1);
+        else continue;
+      }
       found.push({
         col,
         start,
@@ -103,7 +113,7 @@ export function headerColumns(line: Line): Column[] | null {
 
 /**
  * A header whose column names are stacked over two or three lines ("Prix" / "Prix HT" / "unitaire", "Menge" above
- * "Meng.- einheit"): the words of the line and of its neighbours within 1.6 line heights that hold no number are put
+ * "Meng.- einheit"): the words of the line and of its neighbours within 1.6 row heights (rowHeight) that hold no number are put
  * into stacks by column (words one above the other, or side by side a word space apart), and each stack's words are
  * matched as one name. It is a header when at least two stacks name line-item columns (one a price or an amount)
  * and at most one more stack than those names nothing. Two price columns and no amount: the right one is the amount
@@ -122,13 +132,16 @@ export function stackedHeader(
   );
   if (own.size < 2) return null;
   const y = midY(line.words[0]!.box);
+  // Vertical distances in row heights (an OCR word box is the glyphs' ink: a header's lines 9 pt apart stand 1.6 ink
+  // heights apart on a 150-dpi scan), horizontal ones in line heights.
+  const rh = rowHeight(line.page);
   const near = (k: number) => {
     const l = lines[k];
     return l &&
       l.words.length > 0 &&
       l.words.length <= 8 &&
       !/\d/u.test(l.text) &&
-      Math.abs(midY(l.words[0]!.box) - y) <= 1.6 * lh
+      Math.abs(midY(l.words[0]!.box) - y) <= 1.6 * rh
       ? l
       : null;
   };
@@ -321,10 +334,14 @@ function splitTimes(page: PageText, row: Row): Row {
 
 const empty = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
 
-function numberCell(page: PageText, cell: Cell | undefined): ExtractedValue {
+/**
+ * The number of a cell. `mark`: the document's decimal mark, for a number whose one mark stands before three digits
+ * ("5,000" kg among decimal commas is 5; "1.500" among decimal points is 1.5).
+ */
+function numberCell(page: PageText, cell: Cell | undefined, mark: DecimalMark | null): ExtractedValue {
   if (!cell) return empty();
   const text = page.text.slice(cell.start, cell.end);
-  const m = findAmounts(text)[0];
+  const m = [...findAmounts(text, mark), ...fourDecimals(text)].sort((x, y) => x.index - y.index)[0];
   if (!m) return empty();
   // "4x" (a quantity glued to its "x"): the quote is the whole token, so it is not cut out of a word.
   const glued = /^[x×]/u.test(text.slice(m.index + m.raw.length)) ? 1 : 0;
@@ -333,6 +350,20 @@ function numberCell(page: PageText, cell: Cell | undefined): ExtractedValue {
     evidence: evidenceOf(page, cell.start + m.index, cell.start + m.index + m.raw.length + glued),
     confidence: 0.8,
   };
+}
+
+/**
+ * Quantities and unit prices printed with four decimals ("10000,0000", "0,0520", "10.5000"), which are no amount in
+ * the amount grammar (findAmounts: at most three decimals): in a table cell, one mark before four digits is the
+ * decimal mark.
+ */
+const FOUR_DECIMALS = /(?<![\p{L}\p{N}.,'’/_#-])(-?)(\d+)[.,](\d{4})(?![\p{N}%]|[.,'’]\d)/gu;
+function fourDecimals(text: string): { index: number; raw: string; value: string }[] {
+  return [...text.matchAll(FOUR_DECIMALS)].map((m) => ({
+    index: m.index,
+    raw: m[0],
+    value: `${m[1]}${m[2]!.replace(/^0+(?=\d)/u, '')}.${m[3]}`,
+  }));
 }
 
 interface Draft {
@@ -349,6 +380,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
   const tableLines = new Set<string>();
   const flags: EngineFlag[] = [];
   const drafts: Draft[] = [];
+  const mark = documentDecimalMark(pages.map((p) => p.page.text));
   for (const { page, lines } of pages) {
     const boxes = hasBoxes(page);
     const lh = lineHeight(page);
@@ -363,6 +395,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       let pending: Cell[] = [];
       let above = false;
       let prevY = boxes ? midY(lines[lastHeader]!.words[0]!.box) : 0;
+      const slot = boxes ? unnamedPriceSlot(lines.slice(first, lastHeader + 1), cols) : null;
       let j = lastHeader + 1;
       for (; j < lines.length; j++) {
         const line = lines[j]!;
@@ -371,10 +404,25 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         // A header row often stands further from its first row (its cell padding, a rule) than the rows from each other.
         if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * rh) break;
         const row = splitTimes(page, boxes ? rowByPosition(line, cols, lh) : rowByTokens(line, cols));
-        const q = numberCell(page, row.quantity);
-        const u = numberCell(page, row.unit_price);
-        const a = numberCell(page, row.amount);
-        const desc = row.description;
+        const q = numberCell(page, row.quantity, mark);
+        const u = numberCell(page, row.unit_price, mark);
+        const a = numberCell(page, row.amount, mark);
+        // A note with numbers under an item, nothing in the amount column: its numbers are a label's values
+        // ("Besteller: Hr. Mayer, Personalnr. 4488", "Zählerstand von-bis: 543210 - 544420") or words of a sentence or
+        // an address running across the columns ("KOSTENLIEFERANT GMBH, Werk 3, HAUPTSTR. 1, 99199 …"), not cells.
+        if (
+          boxes &&
+          a.value === null &&
+          (q.value !== null || u.value !== null) &&
+          cols.some((c) => c.col === 'amount') &&
+          (labelBeforeNumber(line.text, mark) || clusters(line.words, 1.5 * lh).length === 1)
+        ) {
+          tableLines.add(`${page.page}:${line.start}`);
+          prevY = y;
+          continue;
+        }
+        const desc =
+          boxes && q.value === null && u.value === null && a.value === null ? phrase(line, row, lh) : row.description;
         // A note under an item ("GTIN: 4012345001235", "Notes: Replaced capacitor", "Tax: 0.2%"): part of the table,
         // not of the item's description and not its end.
         if (
@@ -413,7 +461,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
           }
           // A description line: continues the item above when close to it, else starts the next item's description.
           // In a table whose first item had its description above its numbers (receipts), it always starts the next.
-          if (last && !above && (!boxes || y - last.y <= 1.6 * lh)) {
+          if (last && !above && (!boxes || y - last.y <= 1.6 * rh)) {
             last.desc.push(desc);
             last.y = y;
           } else pending.push(desc);
@@ -423,8 +471,15 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         }
         tableLines.add(`${page.page}:${line.start}`);
         if (!last && !desc && pending.length > 0) above = true;
+        const price = u.value === null && slot ? priceInSlot(page, line, slot, q, a, mark) : null;
+        if (price)
+          flags.push({
+            field: 'unit_price',
+            item: items.length + drafts.length,
+            reason: `line item ${items.length + drafts.length + 1}: unit price read under a column header that names nothing readable ("${slot!.name}"), taken because quantity × it = amount`,
+          });
         last = {
-          item: { description: empty(), quantity: q, unit_price: u, amount: a },
+          item: { description: empty(), quantity: q, unit_price: price ?? u, amount: a },
           desc: [...pending, ...(desc ? [desc] : [])],
           page,
           y,
@@ -444,7 +499,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
   }
   if (items.length === 0) {
     for (const { page, lines } of pages) {
-      for (const row of headerlessRows(page, lines)) {
+      for (const row of headerlessRows(page, lines, mark)) {
         if (items.length >= EXTRACTION_LIMITS.maxLineItems) break;
         tableLines.add(`${page.page}:${row.line.start}`);
         items.push(row.item);
@@ -458,7 +513,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
   }
   if (items.length === 0) {
     for (const { page, lines } of pages) {
-      const { rows, total } = oneAmountRows(page, lines);
+      const { rows, total } = oneAmountRows(page, lines, mark);
       for (const row of rows) {
         if (items.length >= EXTRACTION_LIMITS.maxLineItems) break;
         tableLines.add(`${page.page}:${row.line.start}`);
@@ -508,6 +563,72 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
 
 const NUMBER_TOKEN = /^[-(]?[$€£]?\d[\d.,'’]*\)?$/u;
 
+/**
+ * A header word that names no column, right of the quantity's header and before the next column's, in a table without
+ * a unit price column (OCR's "UezO," for the stacked "Prezzo / unitario"): the x range of the cells under it.
+ */
+function unnamedPriceSlot(
+  header: readonly Line[],
+  cols: readonly Column[],
+): { x0: number; x1: number; name: string } | null {
+  const q = cols.find((c) => c.col === 'quantity');
+  const a = cols.find((c) => c.col === 'amount');
+  if (!q || !a || cols.some((c) => c.col === 'unit_price')) return null;
+  // The word stands right of the quantity's header, before the next column's.
+  const next = [...cols].sort((x, y) => x.x0 - y.x0).find((c) => c.x0 > q.x1);
+  if (!next || next.x0 > a.x0) return null;
+  const words = header
+    .flatMap((l) => l.words)
+    .filter((w) => w.box.x0 > q.x1 && w.box.x1 < next.x0 && /\p{L}/u.test(w.text));
+  if (words.length !== 1) return null;
+  return { x0: q.x1, x1: next.x0, name: words[0]!.text };
+}
+
+/**
+ * The unit price of a row under an unnamed header word (unnamedPriceSlot): the one number whose box overlaps the word's
+ * column and that gives quantity × it = amount (within 0.5 %); unsure (0.6).
+ */
+function priceInSlot(
+  page: PageText,
+  line: Line,
+  slot: { x0: number; x1: number },
+  q: ExtractedValue,
+  a: ExtractedValue,
+  mark: DecimalMark | null,
+): ExtractedValue | null {
+  if (q.value === null || a.value === null) return null;
+  const [qn, an] = [Number(q.value), Number(a.value)];
+  const found = line.words
+    .filter((w) => w.box.x0 > slot.x0 && w.box.x1 < slot.x1 && NUMBER_TOKEN.test(w.text))
+    .map((w) => numberCell(page, { start: w.offset, end: w.offset + w.text.length }, mark))
+    .filter((v) => v.value !== null && Math.abs(qn * Number(v.value) - an) <= Math.max(0.011, Math.abs(an) * 0.005));
+  if (found.length !== 1) return null;
+  return { ...found[0]!, confidence: 0.6 };
+}
+
+/** A label ("Besteller:", "von-bis:") written before the first number of a line. */
+function labelBeforeNumber(text: string, mark: DecimalMark | null): boolean {
+  const first = [...findAmounts(text, mark), ...fourDecimals(text)].sort((x, y) => x.index - y.index)[0];
+  return first !== undefined && /\p{L}[\p{L}.)-]*\s?:(?:\s|$)/u.test(text.slice(0, first.index));
+}
+
+/**
+ * The description of a line that holds no number: its description cell and the words that follow it a word space
+ * apart, also past the next column's header ("Kommissionierer 1250032 D. Muster", its last word under "Menge").
+ */
+function phrase(line: Line, row: Row, lh: number): Cell | undefined {
+  const d = row.description;
+  if (!d) return d;
+  let end = d.end;
+  let right = Math.max(...line.words.filter((w) => w.offset < d.end && w.offset >= d.start).map((w) => w.box.x1));
+  for (const w of line.words.filter((w) => w.offset >= d.end).sort((a, b) => a.box.x0 - b.box.x0)) {
+    if (w.box.x0 - right > 1.5 * lh || !/\p{L}/u.test(w.text)) break;
+    end = Math.max(end, w.offset + w.text.length);
+    right = w.box.x1;
+  }
+  return { start: d.start, end };
+}
+
 interface HeaderlessRow {
   line: Line;
   item: LineItem;
@@ -522,7 +643,7 @@ interface HeaderlessRow {
  * right-aligned in three columns (right edges within two line heights of the first row's). Anything less is no table:
  * three numbers alone may be a date, a phone number or a postcode.
  */
-function headerlessRows(page: PageText, lines: readonly Line[]): HeaderlessRow[] {
+function headerlessRows(page: PageText, lines: readonly Line[], mark: DecimalMark | null): HeaderlessRow[] {
   const boxes = hasBoxes(page);
   const lh = lineHeight(page);
   const out: HeaderlessRow[] = [];
@@ -532,7 +653,7 @@ function headerlessRows(page: PageText, lines: readonly Line[]): HeaderlessRow[]
     run = [];
   };
   for (const line of lines) {
-    const row = itemRow(page, line, boxes);
+    const row = itemRow(page, line, boxes, mark);
     const prev = run[run.length - 1];
     const fits =
       row &&
@@ -545,7 +666,7 @@ function headerlessRows(page: PageText, lines: readonly Line[]): HeaderlessRow[]
   return out;
 }
 
-function itemRow(page: PageText, line: Line, boxes: boolean): HeaderlessRow | null {
+function itemRow(page: PageText, line: Line, boxes: boolean, mark: DecimalMark | null): HeaderlessRow | null {
   const tokens = boxes
     ? line.words.map((w) => ({ start: w.offset, end: w.offset + w.text.length, text: w.text, right: w.box.x1 }))
     : [...line.text.matchAll(/\S+/gu)].map((m) => ({
@@ -559,7 +680,7 @@ function itemRow(page: PageText, line: Line, boxes: boolean): HeaderlessRow | nu
   if (!nums.every((t) => NUMBER_TOKEN.test(t.text)) || NUMBER_TOKEN.test(tokens[tokens.length - 4]!.text)) return null;
   const desc = tokens.slice(0, -3);
   if (!desc.some((t) => /\p{L}/u.test(t.text))) return null;
-  const [q, u, a] = nums.map((t) => numberCell(page, t));
+  const [q, u, a] = nums.map((t) => numberCell(page, t, mark));
   if (!q!.value || !u!.value || !a!.value) return null;
   const [qn, un, an] = [q!.value, u!.value, a!.value].map(Number) as [number, number, number];
   if (qn <= 0 || Math.abs(qn * un - an) > Math.max(0.011, Math.abs(an) * 0.005)) return null;
@@ -591,6 +712,7 @@ function itemRow(page: PageText, line: Line, boxes: boolean): HeaderlessRow | nu
 function oneAmountRows(
   page: PageText,
   lines: readonly Line[],
+  mark: DecimalMark | null,
 ): { rows: { line: Line; item: LineItem }[]; total: string | null } {
   if (!hasBoxes(page)) return { rows: [], total: null };
   const lh = lineHeight(page);
@@ -611,7 +733,7 @@ function oneAmountRows(
     const desc = words.slice(0, -1).filter((w) => /[\p{L}\p{N}]/u.test(w.text));
     if (desc.length === 0 || !desc.some((w) => /\p{L}/u.test(w.text)) || desc.some((w) => NUMBER_TOKEN.test(w.text)))
       return null;
-    const amount = numberCell(page, { start: last.offset, end: last.offset + last.text.length });
+    const amount = numberCell(page, { start: last.offset, end: last.offset + last.text.length }, mark);
     if (amount.value === null) return null;
     const start = desc[0]!.offset;
     const end = desc[desc.length - 1]!.offset + desc[desc.length - 1]!.text.length;

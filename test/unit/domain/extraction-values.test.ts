@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   currencyCodeOf,
+  documentDecimalMark,
   monthNumber,
   amountReadings,
   dateReadings,
@@ -36,6 +37,24 @@ describe('amounts', () => {
     ['1,234', '1234'],
     ['1.234', '1234'],
   ])('%s reads as %s', (token, value) => expect(normaliseAmountToken(token)).toBe(value));
+
+  it('one mark before three digits is the decimal mark when the document writes that mark as its decimal mark', () => {
+    expect(normaliseAmountToken('5,000', ',')).toBe('5.000');
+    expect(normaliseAmountToken('5,000', '.')).toBe('5000');
+    expect(normaliseAmountToken('1.500', '.')).toBe('1.500');
+    expect(normaliseAmountToken('1.500', ',')).toBe('1500');
+    expect(normaliseAmountToken('1.234.567', '.')).toBe('1234567');
+    expect(normaliseAmountToken('1.234,567', '.')).toBe('1234.567');
+  });
+
+  it("a document's decimal mark: the mark of 80 % of its amounts whose mark cannot be grouping, two at least", () => {
+    expect(documentDecimalMark(['3,00 m² 4,00 12,00', 'Gesamt 1.234,56 EUR'])).toBe(',');
+    expect(documentDecimalMark(['Qty 1,500 at $12.00 = $18,000.00'])).toBe('.');
+    expect(documentDecimalMark(['Mo.-Fr. 08.30 Uhr 3,00 4,00 12,00 27,50 -2,00'])).toBe(',');
+    expect(documentDecimalMark(['5,000 1.234 2,000'])).toBeNull();
+    expect(documentDecimalMark(['12,00'])).toBeNull();
+    expect(documentDecimalMark(['12,00 5.50 3,00 4.00'])).toBeNull();
+  });
 
   it.each(['1,234,56', '12,34.5', '1.23,456', '12 34', 'abc'])('%s is malformed', (token) =>
     expect(normaliseAmountToken(token)).toBeNull(),
@@ -132,6 +151,12 @@ describe('currencies, tax ids, e-mail, IBAN', () => {
       'FR12345678901',
       'NL123456789B01',
     ]);
+  });
+
+  it('reads a Spanish CIF without its ES prefix only when its control character holds', () => {
+    expect(findTaxIds('CIF B87530432 · A-5800000-1 · B87530433 · X8753043B · ESB87530432').map((t) => t.value)).toEqual(
+      ['B87530432', 'A58000001', 'ESB87530432'],
+    );
   });
 
   it('reads e-mail addresses', () => {

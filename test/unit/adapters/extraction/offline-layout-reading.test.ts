@@ -1047,13 +1047,60 @@ describe('session 7: a sentence introducing the items between the header row and
   ];
   it('de-zugferd-comfort-rabatte: the introducing sentence is skipped and the items under it are read', () => {
     const got = items(ocrDoc(table()));
-    // (Item 2's quantity "5,000" kg is read as 5000: the decimal comma of the table's other numbers is not yet applied
-    // to a comma followed by three digits; its price and amount are right.)
     expect(got.map(([d, , u, a]) => [d, u, a])).toEqual([
       ['Kunstrasen grün 3m breit', '4.00', '12.00'],
       ['Schweinesteak', '5.50', '27.50'],
     ]);
     expect(got[0]![1]).toBe('3.00');
+  });
+
+  it('session 8: the quantity "5,000" kg on a page of decimal commas is 5 (its comma is the decimal mark)', () => {
+    // Item 2: 5,000 kg × 5,50 = 27,50. The page writes every other number with a decimal comma ("3,00", "12,00").
+    const got = items(ocrDoc(table()));
+    expect(got[1]).toEqual(['Schweinesteak', '5.000', '5.50', '27.50']);
+  });
+});
+
+describe("session 8: a number whose one mark is followed by three digits is read by the page's decimal mark", () => {
+  const table = (rows: string[][]) =>
+    documentOf(
+      layoutPage([
+        [
+          [40, 'Description'],
+          [250, 'Qty'],
+          [330, 'Unit price'],
+          [450, 'Amount'],
+        ],
+        ...rows.map(
+          ([d, q, u, a]) =>
+            [
+              [40, d!],
+              [250, q!],
+              [330, u!],
+              [450, a!],
+            ] as [number, string][],
+        ),
+      ]),
+    );
+  it('"1.500" on a page of decimal points is 1.5; "2,000" there is 2000 (grouping)', () => {
+    const doc = table([
+      ['Copper wire', '1.500', '12.00', '18.00'],
+      ['Screws', '2,000', '0.05', '100.00'],
+    ]);
+    expect(items(doc)).toEqual([
+      ['Copper wire', '1.500', '12.00', '18.00'],
+      ['Screws', '2000', '0.05', '100.00'],
+    ]);
+  });
+  it('"1.000" on a page of decimal commas is 1000 (grouping); "0,250" is 0.25', () => {
+    const doc = table([
+      ['Schrauben', '1.000', '0,05', '50,00'],
+      ['Kupferdraht', '0,250', '12,00', '3,00'],
+    ]);
+    expect(items(doc)).toEqual([
+      ['Schrauben', '1000', '0.05', '50.00'],
+      ['Kupferdraht', '0.250', '12.00', '3.00'],
+    ]);
   });
 });
 
@@ -1085,5 +1132,316 @@ describe('session 7: a stray mark OCR put before a summary label', () => {
     );
     expect(items(doc)).toEqual([['Desk lamp', '4', '164.56', '658.24']]);
     expect(values(doc, ['subtotal'])).toEqual({ subtotal: '658.24' });
+  });
+});
+
+describe('session 8: line items that take two lines each, with notes that hold numbers', () => {
+  // de-zugferd-extended-kostenrechnung, scanned at 150 dpi (tune): Tesseract's boxes (one decimal) from the header row
+  // to the freight line. The header is stacked over two lines 9 pt apart ("Art-Nr-Lieferant" over
+  // "Artikelbezeichnung"), each item is a row of numbers (quantities and prices with four decimals) with its
+  // description on the line under it, and notes with numbers follow ("Besteller: … 4488,", "Zählerstand von-bis:
+  // 543210 - 544420", an address line). Before: no item at all (the header's lines stood more than 1.6 ink heights
+  // apart, so no description column was found).
+  const doc = () =>
+    ocrDoc([
+      segment(
+        ['GTIN', 40.1, 274.3, 59, 279.6],
+        ['Art-Nr-Lieferant', 111.6, 274.1, 188.9, 279.6],
+        ['Menge', 241.4, 274.3, 265.4, 281.3],
+        ['VKE/Geb', 289.4, 273.6, 323.3, 280.3],
+        ['Nettopreis', 347, 274.1, 394.8, 281.3],
+        ['MwSt-%', 491, 274.1, 519.6, 279.6],
+        ['Nettowert', 524.9, 274.3, 568.1, 279.6],
+      ),
+      segment(['Art-Nr-Kunde', 39.6, 283.2, 97.4, 288.7], ['Artikelbezeichnung', 111.6, 283.2, 198.5, 290.4]),
+      segment(
+        ['Wichtige', 40.1, 301.9, 77.8, 308.6],
+        ['Information:', 84, 301.9, 139.2, 307.4],
+        ['Bei', 145.9, 301.9, 159.4, 307.4],
+        ['Bestellungen', 165.1, 302.2, 222, 308.6],
+        ['bis', 227.5, 301.9, 241, 307.4],
+        ['zum', 247.2, 303.6, 260.9, 307.4],
+        ['19.12.', 266.6, 301.9, 292.8, 307.4],
+        ['ist', 300, 301.9, 313, 307.4],
+        ['die', 318.7, 301.9, 332.4, 307.4],
+        ['Auslieferung', 337.7, 301.9, 395, 308.6],
+        ['bis', 400.3, 301.9, 413.8, 307.4],
+        ['spätestens', 420, 302.4, 466.8, 308.9],
+        ['23.12.', 472.8, 301.9, 499.4, 307.4],
+        ['garantiert.', 505.9, 301.9, 557, 308.6],
+      ),
+      segment(
+        ['4123456000014', 40.6, 320.2, 101.5, 325.7],
+        ['WA997', 112.3, 320.2, 135.4, 325.7],
+        ['10000,0000', 223.4, 320.2, 269.8, 326.6],
+        ['KWh', 275.5, 320.4, 289.2, 325.4],
+        ['1', 314.6, 320.4, 317.5, 325.4],
+        ['0,0520', 362.4, 320.2, 389.8, 326.6],
+        ['19,0', 497, 320.2, 514.8, 326.6],
+        ['520,00', 540.2, 320.2, 567.6, 326.6],
+      ),
+      segment(['Wirkarbeit', 112.3, 329.3, 159.4, 334.8], ['HT', 165.4, 329.8, 174, 334.6]),
+      segment(
+        ['Liefer-Datum:', 112.6, 337.9, 172.8, 343.4],
+        ['01.09.2013', 180, 337.9, 226.6, 343.4],
+        ['-', 232.8, 340.6, 236.2, 341.3],
+        ['30.09.2013', 242.4, 337.9, 289, 343.4],
+      ),
+      segment(
+        ['4123456000021', 40.6, 355.2, 101.5, 360.7],
+        ['ÖST250', 112.1, 354.5, 140.2, 360.7],
+        ['10000,0000', 223.4, 355.2, 269.8, 361.7],
+        ['KWh', 275.5, 355.4, 289.2, 360.5],
+        ['1', 314.6, 355.4, 317.5, 360.5],
+        ['0,0205', 362.4, 355.2, 389.8, 361.7],
+        ['19,0', 497, 355.2, 514.8, 361.7],
+        ['205,00', 540, 355.2, 567.6, 361.7],
+      ),
+      segment(['Ökosteuer', 112.1, 363.6, 154.8, 369.8], ['Lieferant', 160.6, 364.3, 202.6, 369.8]),
+      segment(
+        ['Liefer-Datum:', 112.6, 373, 172.8, 378.5],
+        ['KW', 179.5, 373.4, 188.6, 378.2],
+        ['38/2013', 194.4, 373, 226.6, 378.7],
+      ),
+      segment(
+        ['4260331811362', 40.6, 390.2, 101.5, 395.8],
+        ['27,5000', 237.4, 390.2, 269.8, 396.7],
+        ['Std.', 276, 390.5, 292.8, 395.8],
+        ['1', 314.6, 390.5, 317.5, 395.5],
+        ['10,5000', 357.8, 390.2, 389.8, 396.7],
+        ['19,0', 497, 390.2, 514.8, 396.7],
+        ['288,75', 540, 390.2, 567.6, 396.7],
+      ),
+      segment(
+        ['K6521', 40.3, 399.4, 63.1, 404.9],
+        ['Kommissionierer', 112.3, 399.4, 183.6, 404.9],
+        ['1250032', 189.8, 399.4, 221.8, 404.9],
+        ['D.', 228, 399.8, 235.2, 404.9],
+        ['Muster', 241.7, 399.8, 270, 404.9],
+      ),
+      segment(
+        ['Abrechnungszeitraum', 112.1, 408.5, 203, 415.2],
+        ['KW', 208.3, 409, 217.4, 413.8],
+        ['36', 223.2, 408.5, 231.4, 414],
+      ),
+      segment(
+        ['Besteller:', 112.3, 417.8, 158.4, 423.1],
+        ['Hr.', 165.4, 418.1, 177.6, 423.1],
+        ['Mayer,', 184.1, 418.1, 210.7, 424.6],
+        ['Personalnr.', 218.4, 417.8, 268.8, 423.1],
+        ['4488,', 276, 417.6, 297.1, 424.1],
+        ['Kostenstelle', 304.3, 417.8, 361.2, 423.1],
+        ['5465-8876', 367.2, 417.6, 409, 423.1],
+      ),
+      segment(
+        ['Artikelrabatt', 112.1, 426.2, 173.8, 431.8],
+        ['1:', 180.2, 426.5, 187.2, 431.8],
+        ['30,00%', 194.4, 426.2, 221.8, 432.7],
+        ['Rabatt:', 241.9, 426.5, 273.6, 431.8],
+        ['4,50', 285.6, 426.2, 303.4, 432.7],
+        ['€/Std.', 308.9, 426.2, 336, 432],
+      ),
+      segment(
+        ['Bruttopreis:', 112.3, 435.4, 168, 442.3],
+        ['15,0000', 175.4, 435.4, 207.4, 441.8],
+        ['€', 212.9, 435.8, 217.2, 440.9],
+        ['Artikelgesamtrabatt:', 241.7, 435.4, 336, 442.3],
+        ['-123,75', 343.2, 435.4, 375.4, 441.8],
+        ['€', 380.9, 435.8, 385.2, 440.9],
+      ),
+      segment(
+        ['2001015001325.', 40.6, 452.6, 105.6, 458.2],
+        ['FBO5', 112.6, 452.6, 130.6, 458.2],
+        ['3500,0000', 228, 452.6, 269.8, 459.1],
+        ['Stk.', 276, 452.9, 292.8, 458.2],
+        ['1', 314.6, 452.9, 317.5, 457.9],
+        ['0,0105', 362.4, 452.6, 389.8, 459.1],
+        ['19,0', 497, 452.6, 514.8, 459.1],
+        ['36,75', 545, 452.6, 567.6, 459.1],
+      ),
+      segment(
+        ['K4322', 40.3, 461.3, 63.1, 466.8],
+        ['FALTENBEUTEL', 112.6, 461.8, 169.4, 466.8],
+        ['16X6X28', 175.4, 461.3, 207.4, 466.8],
+        ['CM', 213.1, 461.8, 222.2, 466.8],
+      ),
+      segment(
+        ['Bestell-Nr:', 112.3, 470.6, 163.2, 475.9],
+        ['B610061523500010,', 169.9, 470.4, 249.1, 476.9],
+        ['Lieferschein-Nr.', 256.6, 470.4, 331.2, 475.9],
+        ['L87654321011', 338.2, 470.4, 394.3, 475.9],
+      ),
+      segment(
+        ['4123456000038.', 40.6, 487.7, 105.6, 493.2],
+        ['KOPO5', 112.3, 487.7, 135.4, 493.2],
+        ['1210,0000', 228.2, 487.7, 269.8, 494.2],
+        ['Stk.', 276, 487.9, 292.8, 493.2],
+        ['1', 314.6, 487.9, 317.5, 493.2],
+        ['0,0100', 362.4, 487.7, 389.8, 494.2],
+        ['19,0', 497, 487.7, 514.8, 494.2],
+        ['12,10', 545, 487.7, 567.6, 494.2],
+      ),
+      segment(
+        ['K4322', 40.3, 496.8, 63.1, 502.3],
+        ['Kopierpapier', 112.3, 496.8, 169.2, 503.8],
+        ['A4', 174.5, 497, 183.1, 502.1],
+      ),
+      segment(
+        ['Zähler-Nr.', 112.6, 506.2, 158.4, 511.4],
+        ['MG-X79318,', 164.9, 505.9, 210.7, 512.4],
+        ['Zählerstand', 218.4, 506.2, 270.2, 511.4],
+        ['von-bis:', 275.5, 505.9, 312, 511.4],
+        ['543210', 319.2, 505.9, 346.6, 511.4],
+        ['-', 352.8, 508.6, 356.2, 509.3],
+        ['544420', 362.4, 505.9, 389.8, 511.4],
+      ),
+      segment(
+        ['Abrechnungszeitraum:', 112.1, 514.6, 206.4, 521.5],
+        ['15.09.2013', 213.8, 514.6, 260.2, 520.1],
+        ['-', 266.4, 517.2, 269.8, 517.9],
+        ['30.09.2013', 276, 514.6, 322.6, 520.1],
+      ),
+      segment(['Bestell-Nr:', 112.3, 523.9, 163.2, 529.2], ['B610061523500010,', 169.9, 523.7, 249.1, 530.2]),
+      segment(
+        ['Warenempfänger:', 112.3, 533.3, 182.4, 539.8],
+        ['Mustermarkt,', 188.9, 533, 244.3, 539.3],
+        ['Hauptstr.', 251.8, 533.3, 292.8, 539.8],
+        ['46,', 300, 532.8, 311.5, 539.3],
+        ['31157', 319.4, 532.8, 341.8, 538.3],
+        ['Sarstedt', 348, 533, 385.2, 538.3],
+      ),
+      segment(
+        ['Kostenstelle:', 189.1, 542.2, 249.6, 547.4],
+        ['4430-MG-002,', 256.8, 541.9, 311.5, 548.4],
+        ['Sekretariat-2', 319.2, 541.9, 380.2, 547.4],
+      ),
+      segment(
+        ['Warenlieferant/Hersteller:', 40.1, 558.7, 163.2, 564.5],
+        ['GLN', 169.9, 559.2, 183.6, 564.2],
+        ['4333741002207', 189.6, 558.7, 250.6, 564.2],
+      ),
+      segment(
+        ['KOSTENLIEFERANT', 169.9, 568.3, 241.2, 573.4],
+        ['GMBH,', 246.7, 568.3, 268.3, 574.3],
+        ['Werk', 275.5, 568.1, 294.2, 573.4],
+        ['3,', 300.2, 567.8, 306.7, 574.3],
+        ['HAUPTSTR.', 314.2, 568.3, 355.2, 573.4],
+        ['1,', 362.6, 568.3, 369.4, 574.3],
+        ['99199', 377, 567.8, 399.6, 573.4],
+        ['MUSTERHAUSEN', 405.1, 568.3, 462.2, 573.4],
+      ),
+      segment(
+        ['Transportkosten', 40.3, 658.8, 111.6, 665.5],
+        [':', 128.2, 660.5, 129.6, 664.1],
+        ['Frachtbetrag:', 136.6, 658.8, 196.8, 665.5],
+        ['15,00,', 213.6, 658.8, 239.5, 665],
+        ['MwSt.-%', 246.5, 658.8, 279.4, 664.1],
+        ['19,0', 285.8, 658.8, 303.4, 665],
+      ),
+    ]);
+  it('each item is its row of numbers and the description under it; the notes are no items', () => {
+    expect(items(doc())).toEqual([
+      ['WA997 Wirkarbeit HT', '10000.0000', '0.0520', '520.00'],
+      ['ÖST250 Ökosteuer Lieferant', '10000.0000', '0.0205', '205.00'],
+      ['Kommissionierer 1250032 D. Muster Abrechnungszeitraum KW 36', '27.5000', '10.5000', '288.75'],
+      ['FBO5 FALTENBEUTEL 16X6X28 CM', '3500.0000', '0.0105', '36.75'],
+      ['KOPO5 Kopierpapier A4', '1210.0000', '0.0100', '12.10'],
+    ]);
+  });
+  it("every item's quantity × unit price is its amount, so none is flagged as unsure", () => {
+    const r = extractOffline(doc(), []);
+    expect(r.warnings).toEqual([]);
+    expect((r.flags ?? []).filter((f) => f.item !== null)).toEqual([]);
+  });
+});
+
+describe('session 8: a column name inside a header word ("%IVA", "MwSt-%")', () => {
+  // it-fatturapa-alpha-014-pdf, scanned at 150 dpi (tune): Tesseract's boxes (one decimal). "IVA" is matched inside the
+  // word "%IVA", so the column had no word and no position, and the VAT rate "22,00" under it fell into the amount's
+  // cell, before the amount ("Prezzo totale"). "UezO," is OCR's reading of the stacked "Prezzo unitario".
+  const doc = () =>
+    ocrDoc([
+      segment(
+        ['Cod.', 40.3, 178.3, 57.1, 184.1],
+        ['articolo', 60, 178.3, 89.3, 184.1],
+        ['Descrizione', 160.8, 177.4, 205.4, 186.5],
+        ['Quantità', 284.4, 177.1, 317.8, 186.5],
+        ['UezO,', 349, 174.2, 379, 187.4],
+        ['UM', 407, 178.6, 418.6, 184.1],
+        ['scon', 434.9, 173.3, 452.6, 188.2],
+        ['ii', 451.2, 174.5, 468.2, 188.6],
+        ['%IVA', 480, 178.6, 499.7, 183.8],
+        ['Prezzo', 520.6, 178.6, 545.8, 184.1],
+        ['totale', 548.2, 178.3, 571, 184.1],
+      ),
+      segment(
+        ['ACCONTO', 97.2, 192.5, 141.4, 199.2],
+        ['PROVVIGIONI', 145.7, 192.5, 203.5, 199.2],
+        ['1,00', 312.5, 192.5, 330.7, 200.2],
+        ['2.470,00', 354.7, 192.5, 393.6, 200.2],
+        ['22,00', 481.4, 192.5, 505.9, 200.2],
+        ['2.470,00', 543.6, 192.5, 582.5, 200.2],
+      ),
+      segment(
+        ['Dati', 121.7, 218.2, 137, 223.9],
+        ['Cassa', 139.9, 218.4, 162, 223.9],
+        ['Previdenziale', 165.1, 218.2, 217, 223.9],
+        ['Imponibile', 323.5, 217.2, 363.6, 226.3],
+        ['%Contr.', 387.8, 218.4, 416.9, 223.9],
+        ['|', 422.4, 217.2, 425.8, 226.3],
+        ['Ritenuta', 428.2, 218.2, 461, 223.9],
+        ['%IVA', 476.9, 218.4, 496.6, 223.9],
+        ['Importo', 530.9, 218.4, 560.9, 225.1],
+      ),
+    ]);
+  it('the VAT rate under "%IVA" is no amount; the amount is the number under "Prezzo totale"', () => {
+    expect(items(doc()).map(([d, q, , a]) => [d, q, a])).toEqual([['ACCONTO PROVVIGIONI', '1.00', '2470.00']]);
+  });
+  it('the number under a header word that names nothing ("UezO,"), with quantity × it = amount, is the unit price, flagged', () => {
+    const r = extractOffline(doc(), []);
+    expect(items(doc())).toEqual([['ACCONTO PROVVIGIONI', '1.00', '2470.00', '2470.00']]);
+    expect(r.flags?.filter((f) => f.item === 0).map((f) => f.field)).toEqual(['unit_price']);
+  });
+});
+
+describe("session 8: a Spanish company's tax id (CIF) printed without its ES prefix or a label", () => {
+  // es-tecnativa (tune): "B87530432" under the seller's name in the letterhead, no "CIF:" before it, no "ES".
+  const letterhead = (cif: string) =>
+    page(
+      [[30, 'FACTURA']],
+      [[30, 'INV/2024/00005']],
+      [[30, 'TECNATIVA']],
+      [
+        [30, cif],
+        [480, 'FECHA'],
+      ],
+      [[30, '4557 De Silva St']],
+      [
+        [30, 'Fremont CA 94538'],
+        [480, '2024/07/05'],
+      ],
+      null,
+      [
+        [30, 'COBRAR A'],
+        [300, 'ENVIE A'],
+      ],
+      [
+        [30, 'Anita Oliver'],
+        [300, 'Anita Oliver'],
+      ],
+      [
+        [370, 'Saldo adeudado'],
+        [480, '138.00'],
+      ],
+    );
+  it("is the seller's VAT id when its control character holds", () => {
+    expect(values(letterhead('B87530432'), ['seller_name', 'seller_vat_id', 'buyer_vat_id'])).toEqual({
+      seller_name: 'TECNATIVA',
+      seller_vat_id: 'B87530432',
+      buyer_vat_id: null,
+    });
+  });
+  it('is no tax id when its control character fails (a reference of the same shape)', () => {
+    expect(values(letterhead('B87530433'), ['seller_vat_id'])).toEqual({ seller_vat_id: null });
   });
 });
