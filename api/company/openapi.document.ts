@@ -58,7 +58,9 @@ import {
 import { NETWORKS } from '../../domain/networks.js';
 import { creditPacksSchema } from '../../domain/validation/self-service.js';
 import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
-import { PURCHASE_FIELDS, purchaseEx } from '../integrations/openapi.document.js';
+import { purchaseEx } from '../integrations/openapi.examples.js';
+import { purchaseSchema } from '../../domain/validation/integrations-responses.js';
+import { pageSchema } from '../http/pagination.js';
 
 const packPurchaseEx = {
   ...purchaseEx,
@@ -375,6 +377,8 @@ const WORKFLOW_BODY: Record<string, Schema> = {
 };
 
 type CompanyRoute = SessionRoute<ErrorsOf>;
+
+const purchasePageSchema = pageSchema(purchaseSchema, 'purchases');
 
 /** API keys, members and invitations (billing administrators). */
 const TEAM_ROUTES: CompanyRoute[] = [
@@ -753,8 +757,8 @@ const WORKFLOW_ROUTES: CompanyRoute[] = [
 ];
 
 /**
- * Credit packs paid in USDC. `Purchase` and `PurchasePage` are still the hand-written shapes the /api/integrations
- * document shares (PURCHASE_FIELDS).
+ * Credit packs paid in USDC. `Purchase` is the zod schema the /api/integrations document shares
+ * (domain/validation/integrations-responses.ts).
  */
 const CREDIT_PACK_ROUTES: CompanyRoute[] = [
   {
@@ -805,7 +809,7 @@ const CREDIT_PACK_ROUTES: CompanyRoute[] = [
     response: {
       status: '201',
       description: 'Awaiting payment.',
-      schema: schemaRef('Purchase'),
+      schema: purchaseSchema,
       examples: { awaiting: packPurchaseEx },
     },
     errors: {
@@ -825,7 +829,7 @@ const CREDIT_PACK_ROUTES: CompanyRoute[] = [
     parameters: [limitParam, beforeParam('purchases')],
     response: {
       description: 'A page, by id descending.',
-      schema: schemaRef('PurchasePage'),
+      schema: purchasePageSchema,
       examples: { page: { data: [packPurchaseEx], next_cursor: null } },
     },
     errors: { query: true },
@@ -838,7 +842,7 @@ const CREDIT_PACK_ROUTES: CompanyRoute[] = [
     summary: 'A credit pack purchase',
     security: 'session',
     parameters: [idParam('purchase_id', 'pur', 'Purchase')],
-    response: { description: 'The purchase.', schema: schemaRef('Purchase'), examples: { awaiting: packPurchaseEx } },
+    response: { description: 'The purchase.', schema: purchaseSchema, examples: { awaiting: packPurchaseEx } },
     errors: { ids: true },
   },
 ];
@@ -1302,6 +1306,8 @@ const companyContract = new Contract({
     MemberList: memberListSchema,
     Removed: removedMemberSchema,
     CreditPacks: creditPacksSchema,
+    Purchase: purchaseSchema,
+    PurchasePage: purchasePageSchema,
     SavedWorkflow: savedWorkflowSchema,
     SavedWorkflowList: savedWorkflowListSchema,
     DeletedSavedWorkflow: deletedSavedWorkflowSchema,
@@ -1555,11 +1561,6 @@ function schemas(): Record<string, Schema> {
           started_at: dateTime,
         }),
       },
-    }),
-    Purchase: obj(Object.keys(PURCHASE_FIELDS), PURCHASE_FIELDS),
-    PurchasePage: obj(['data', 'next_cursor'], {
-      data: { type: 'array', items: schemaRef('Purchase') },
-      next_cursor: { type: ['string', 'null'], pattern: cursorPattern('purchases') },
     }),
     Error: {
       type: 'object',

@@ -3360,6 +3360,54 @@ export interface components {
              */
             card_checkout: false;
         };
+        Purchase: {
+            /** @description Purchase id: `pur_` and 20 letters or digits. */
+            id: string;
+            /** @enum {string} */
+            kind: "plan" | "credits";
+            /** @description The plan bought (once paid: the plan the period was granted at). */
+            plan: ("starter" | "business" | "pro") | null;
+            pack: string | null;
+            credits: string | null;
+            /**
+             * @description `awaiting_payment`: pay `amount_atomic` exactly, from `payer`, before `expires_at`. `paid`: confirmed by the payment watcher and granted (once). `underpaid`: less arrived from `payer` (see `received_atomic`); nothing granted. `review`: a payment from another address or after expiry; nothing granted. `expired`: no payment in time.
+             * @enum {string}
+             */
+            status: "awaiting_payment" | "paid" | "underpaid" | "review" | "expired";
+            /** @enum {string} */
+            network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
+            /** @description The platform's receiving wallet. */
+            pay_to: string;
+            payer: string;
+            price_usdc: string;
+            /** @description The exact amount to pay, in atomic USDC: the price plus a small unique matching amount. */
+            amount_atomic: string;
+            amount_usdc: string;
+            /** @description Every transfer the watcher attributed to this purchase, summed. */
+            received_atomic: string;
+            /**
+             * Format: uri
+             * @description The public payment page (QR code, exact amount).
+             */
+            payment_url: string;
+            /** @description Payment request of the platform id: `req_` and 20 letters or digits. */
+            request_id: string;
+            review_reason: string | null;
+            tx_hash: string | null;
+            paid_at: string | null;
+            period_start: string | null;
+            period_end: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PurchasePage: {
+            /** @description In descending id order (ids are random: not by creation time). */
+            data: components["schemas"]["Purchase"][];
+            /** @description Pass as `before` for the next page of this list; null when this page is not full (no more). */
+            next_cursor: string | null;
+        };
         SavedWorkflow: {
             /** @description Saved workflow id: `wfl_` and 20 letters or digits. */
             id: string;
@@ -3454,58 +3502,6 @@ export interface components {
                 /** Format: date-time */
                 started_at: string;
             }[];
-        };
-        Purchase: {
-            /** @description Purchase id: `pur_` and 20 letters or digits. */
-            id: string;
-            /** @enum {unknown} */
-            kind: "plan" | "credits";
-            /**
-             * @description The plan bought (once paid: the plan the period was granted at).
-             * @enum {string|null}
-             */
-            plan: "starter" | "business" | "pro" | null;
-            pack: string | null;
-            credits: string | null;
-            /**
-             * @description `awaiting_payment`: pay `amount_atomic` exactly, from `payer`, before `expires_at`. `paid`: confirmed by the payment watcher and granted (once). `underpaid`: less arrived from `payer` (see `received_atomic`); nothing granted. `review`: a payment from another address or after expiry; nothing granted. `expired`: no payment in time.
-             * @enum {unknown}
-             */
-            status: "awaiting_payment" | "paid" | "underpaid" | "review" | "expired";
-            /** @enum {unknown} */
-            network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
-            /** @description The platform's receiving wallet. */
-            pay_to: string;
-            payer: string;
-            price_usdc: string;
-            /** @description The exact amount to pay, in atomic USDC: the price plus a small unique matching amount. */
-            amount_atomic: string;
-            amount_usdc: string;
-            /** @description Every transfer the watcher attributed to this purchase, summed. */
-            received_atomic: string;
-            /**
-             * Format: uri
-             * @description The public payment page (QR code, exact amount).
-             */
-            payment_url: string;
-            /** @description Payment request of the platform id: `req_` and 20 letters or digits. */
-            request_id: string;
-            review_reason: string | null;
-            tx_hash: string | null;
-            /** Format: date-time */
-            paid_at: string | null;
-            /** Format: date-time */
-            period_start: string | null;
-            /** Format: date-time */
-            period_end: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        PurchasePage: {
-            data: components["schemas"]["Purchase"][];
-            next_cursor: string | null;
         };
     };
     responses: {
