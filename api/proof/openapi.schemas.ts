@@ -3,7 +3,6 @@ import { statusOf } from '../http/errors.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { idPattern } from '../../domain/ids.js';
-import { EMAIL as EMAIL_PATTERN_UNTRIMMED, trimmedLength } from '../../domain/validation/patterns.js';
 import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 import {
   contactCreateSchema,
@@ -191,11 +190,3 @@ export const id = (prefix: string, what: string): Schema => ({
   pattern: idPattern(prefix),
   description: `${what} id: \`${prefix}_\` and 20 letters or digits.`,
 });
-/** A string whose trimmed value has `min` to `max` characters (`trimmedLength`, which the validators check). */
-export const trimmed = (min: number, max: number, description: string): Schema => ({
-  type: 'string',
-  pattern: trimmedLength(min, max).source,
-  description,
-});
-/** The e-mail rule of the validators (`EMAIL`, on the untrimmed text). */
-export const EMAIL = `^\\s*(?=\\S{1,254}\\s*$)${EMAIL_PATTERN_UNTRIMMED.source.slice('^\\s*'.length)}`;

@@ -38,11 +38,11 @@ export const planPurchaseSchema = purchaseBase
 export type PlanPurchase = z.output<typeof planPurchaseSchema>;
 export const parsePlanPurchase = parser(planPurchaseSchema);
 
-const packPurchaseSchema = purchaseBase
+export const packPurchaseSchema = purchaseBase
   .extend({
     pack: z
       .string()
-      .regex(/^credits_[1-9]\d{0,11}$/, 'pack must be the id of a credit pack (see GET /api/company/credit-packs)'),
+      .regex(/^credits_[1-9][0-9]{0,11}$/, 'pack must be the id of a credit pack (see GET /api/company/credit-packs)'),
   })
   .superRefine(addressOnNetwork('payer'));
 export type PackPurchase = z.output<typeof packPurchaseSchema>;

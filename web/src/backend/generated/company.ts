@@ -3214,6 +3214,31 @@ export interface components {
             /** @description A public HTTPS URL (surrounding whitespace is ignored), at most 2048 characters. */
             url: string & (unknown & unknown);
         };
+        SignIn: {
+            email: string & (unknown & unknown);
+            password: string;
+        };
+        KeyCreate: {
+            /** @description A name for the key, 1 to 80 characters after trimming. */
+            name: string;
+            scopes: ("read" | "write")[];
+            expires_at?: number;
+        };
+        InvitationCreate: {
+            email: string & (unknown & unknown);
+            /**
+             * @default member
+             * @enum {string}
+             */
+            role: "member" | "billing_admin";
+        };
+        PackPurchaseCreate: {
+            /** @enum {string} */
+            network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
+            /** @description The wallet you will pay from (EVM: 0x and 40 hex, EIP-55 if mixed case; Solana: base58 owner address). */
+            payer: string;
+            pack: string;
+        };
         /** @description A webhook of your company. */
         Webhook: {
             /** @description Webhook id: `whe_` and 20 letters or digits. */
@@ -3603,10 +3628,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["SignIn"];
             };
         };
         responses: {
@@ -4779,12 +4801,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A name for the key, 1 to 80 characters after trimming. */
-                    name: string;
-                    scopes: ("read" | "write")[];
-                    expires_at?: number;
-                };
+                "application/json": components["schemas"]["KeyCreate"];
             };
         };
         responses: {
@@ -5158,11 +5175,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                    /** @enum {unknown} */
-                    role?: "member" | "billing_admin";
-                };
+                "application/json": components["schemas"]["InvitationCreate"];
             };
         };
         responses: {
@@ -6466,13 +6479,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    pack: string;
-                    /** @enum {unknown} */
-                    network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
-                    /** @description The wallet you will pay from. */
-                    payer: string;
-                };
+                "application/json": components["schemas"]["PackPurchaseCreate"];
             };
         };
         responses: {
