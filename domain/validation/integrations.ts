@@ -49,6 +49,9 @@ const keyName = z
   .trim()
   .meta({ description: 'A name for the key, 1 to 80 characters after trimming.' });
 
+/** 9999-12-31T23:59:59Z in Unix seconds: a later expiry has no ISO 8601 date-time to answer it with. */
+const LAST_ISO_SECOND = 253_402_300_799;
+
 export const keyCreateSchema = z.strictObject({
   name: keyName,
   scopes: noRepeats(
@@ -63,6 +66,7 @@ export const keyCreateSchema = z.strictObject({
     .number()
     .int('expires_at must be whole Unix seconds')
     .positive('expires_at must be Unix seconds in the future')
+    .max(LAST_ISO_SECOND, 'expires_at must be at most 253402300799 (9999-12-31T23:59:59Z)')
     .optional(),
 });
 
