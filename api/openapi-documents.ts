@@ -16,8 +16,8 @@ export const GENERATED_DOCUMENTS: ReadonlyArray<{ file: string; build: () => Obj
   // The company session (/api/company): the dashboard's client is generated from it.
   { file: 'docs/openapi/company.json', build: companyOpenApi },
   { file: 'docs/openapi/proof-v1.json', build: proofOpenApi },
-  // Its /proof objects (payment requests, contacts, invoices, events) come from the /proof zod schemas; its own
-  // shapes (session, keys, webhooks, wallets, plan) are still written beside its handlers, to move like /proof's.
+  // The merchant dashboard session (/api/integrations): its own zod contract beside the /proof one; the dashboard's
+  // client is generated from it.
   { file: 'docs/openapi/integrations.json', build: integrationsOpenApi },
 ];
 

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/accounts.js';
-import { V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
+import { invitationCreateSchema, V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
 import { RESERVED_FIELD_NAMES } from '../../domain/validation/processing-request.js';
 import {
   deletedSavedWorkflowSchema,
@@ -36,7 +36,7 @@ import {
 import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
 import { componentSchemas as processingSchemas, FIELD_NAME_SCHEMA } from '../processing/openapi.schemas.js';
 import { batchSchemas, readSchemas, v1ResourceSchemas } from '../processing/openapi.contract.js';
-import { dateTime, EMAIL, id, nullable, trimmed } from '../proof/openapi.schemas.js';
+import { dateTime, id, nullable } from '../proof/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 import { Contract } from '../http/contract.js';
 import {
@@ -55,10 +55,12 @@ import {
   v1WebhookCreateSchema,
   v1WebhookSchema,
 } from '../../domain/validation/company.js';
-import { NETWORKS } from '../../domain/networks.js';
-import { creditPacksSchema } from '../../domain/validation/self-service.js';
+import { creditPacksSchema, packPurchaseSchema } from '../../domain/validation/self-service.js';
+import { keyCreateSchema, signInSchema } from '../../domain/validation/integrations.js';
 import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
-import { PURCHASE_FIELDS, purchaseEx } from '../integrations/openapi.document.js';
+import { purchaseEx } from '../integrations/openapi.examples.js';
+import { purchaseSchema } from '../../domain/validation/integrations-responses.js';
+import { pageSchema } from '../http/pagination.js';
 
 const packPurchaseEx = {
   ...purchaseEx,
@@ -376,6 +378,8 @@ const WORKFLOW_BODY: Record<string, Schema> = {
 
 type CompanyRoute = SessionRoute<ErrorsOf>;
 
+const purchasePageSchema = pageSchema(purchaseSchema, 'purchases');
+
 /** API keys, members and invitations (billing administrators). */
 const TEAM_ROUTES: CompanyRoute[] = [
   {
@@ -398,16 +402,7 @@ const TEAM_ROUTES: CompanyRoute[] = [
     security: 'mutation',
     description: `An \`sk_live_\` key of the company, created by (and belonging to) the signed-in administrator: removing that member revokes it. The secret is in this response only. At most ${LIMITS.activeKeysPerCompany} active keys per company. \`expires_at\`: Unix seconds, in the future.`,
     body: {
-      schema: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'scopes'],
-        properties: {
-          name: trimmed(1, 80, 'A name for the key, 1 to 80 characters after trimming.'),
-          scopes: { type: 'array', minItems: 1, maxItems: 2, uniqueItems: true, items: { enum: ['read', 'write'] } },
-          expires_at: { type: 'integer', minimum: 1 },
-        },
-      },
+      schema: keyCreateSchema,
       examples: { create: { name: 'ci pipeline', scopes: ['read', 'write'] } },
     },
     response: {
@@ -496,12 +491,7 @@ const TEAM_ROUTES: CompanyRoute[] = [
       `it refuses, 503 \`mail_unavailable\` otherwise, or when this server sends no e-mail). Members and open invitations together stay within ${LIMITS.membersPerCompany}. ` +
       '`role`: `member` (default) or `billing_admin`.',
     body: {
-      schema: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['email'],
-        properties: { email: { type: 'string', pattern: EMAIL }, role: { enum: ['member', 'billing_admin'] } },
-      },
+      schema: invitationCreateSchema,
       examples: { invite: { email: 'new.colleague@example.com', role: 'member' } },
     },
     response: {
@@ -753,8 +743,8 @@ const WORKFLOW_ROUTES: CompanyRoute[] = [
 ];
 
 /**
- * Credit packs paid in USDC. `Purchase` and `PurchasePage` are still the hand-written shapes the /api/integrations
- * document shares (PURCHASE_FIELDS).
+ * Credit packs paid in USDC. `Purchase` is the zod schema the /api/integrations document shares
+ * (domain/validation/integrations-responses.ts).
  */
 const CREDIT_PACK_ROUTES: CompanyRoute[] = [
   {
@@ -788,16 +778,7 @@ const CREDIT_PACK_ROUTES: CompanyRoute[] = [
     security: 'mutation',
     description: `A payment request to the platform's receiving wallet, payable for ${PURCHASE_VALID_HOURS} hours from \`payer\` only. When the payment watcher confirms the exact amount, the pack's credits are added to the wallet once (a \`grant\` ledger entry with reason \`pack:<purchase id>\`). Less from \`payer\` shows as \`underpaid\`; a payment from another address or after expiry as \`review\`; neither grants anything.`,
     body: {
-      schema: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['pack', 'network', 'payer'],
-        properties: {
-          pack: { type: 'string', pattern: '^credits_[1-9][0-9]{0,11}$' },
-          network: { enum: [...NETWORKS] },
-          payer: { type: 'string', minLength: 1, maxLength: 64, description: 'The wallet you will pay from.' },
-        },
-      },
+      schema: packPurchaseSchema,
       examples: {
         buy: { pack: 'credits_30000', network: 'base', payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF' },
       },
@@ -805,7 +786,7 @@ const CREDIT_PACK_ROUTES: CompanyRoute[] = [
     response: {
       status: '201',
       description: 'Awaiting payment.',
-      schema: schemaRef('Purchase'),
+      schema: purchaseSchema,
       examples: { awaiting: packPurchaseEx },
     },
     errors: {
@@ -825,7 +806,7 @@ const CREDIT_PACK_ROUTES: CompanyRoute[] = [
     parameters: [limitParam, beforeParam('purchases')],
     response: {
       description: 'A page, by id descending.',
-      schema: schemaRef('PurchasePage'),
+      schema: purchasePageSchema,
       examples: { page: { data: [packPurchaseEx], next_cursor: null } },
     },
     errors: { query: true },
@@ -838,7 +819,7 @@ const CREDIT_PACK_ROUTES: CompanyRoute[] = [
     summary: 'A credit pack purchase',
     security: 'session',
     parameters: [idParam('purchase_id', 'pur', 'Purchase')],
-    response: { description: 'The purchase.', schema: schemaRef('Purchase'), examples: { awaiting: packPurchaseEx } },
+    response: { description: 'The purchase.', schema: purchaseSchema, examples: { awaiting: packPurchaseEx } },
     errors: { ids: true },
   },
 ];
@@ -853,18 +834,9 @@ function paths(): Record<string, Schema> {
         summary: 'Sign in',
         security: [],
         description: `Sets the session cookie \`${COMPANY_SESSION_COOKIE}\` (HttpOnly, Secure, SameSite=Strict, Path=/) and returns the CSRF token every mutation must send as \`X-CSRF-Token\`. A wrong address and a wrong password get the same 401. Attempts per address are limited (429 with Retry-After). Needs an allowed \`Origin\`.`,
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['email', 'password'],
-            properties: {
-              email: { type: 'string', pattern: EMAIL },
-              password: { type: 'string', minLength: 1, maxLength: 1024, pattern: NO_NUL },
-            },
-          },
-          { signIn: { email: 'ops@example.com', password: 'correct horse battery staple' } },
-        ),
+        requestBody: body(companyContract.ref(signInSchema), {
+          signIn: { email: 'ops@example.com', password: 'correct horse battery staple' },
+        }),
         responses: {
           ...ok(
             'Signed in.',
@@ -1286,7 +1258,13 @@ function paths(): Record<string, Schema> {
 const obj = closedObject;
 /** The company session's shapes written as zod schemas (domain/validation/company.ts), named as its components. */
 const companyContract = new Contract({
-  requests: { WebhookCreate: v1WebhookCreateSchema },
+  requests: {
+    WebhookCreate: v1WebhookCreateSchema,
+    SignIn: signInSchema,
+    KeyCreate: keyCreateSchema,
+    InvitationCreate: invitationCreateSchema,
+    PackPurchaseCreate: packPurchaseSchema,
+  },
   responses: {
     Webhook: v1WebhookSchema,
     NewWebhook: newV1WebhookSchema,
@@ -1302,6 +1280,8 @@ const companyContract = new Contract({
     MemberList: memberListSchema,
     Removed: removedMemberSchema,
     CreditPacks: creditPacksSchema,
+    Purchase: purchaseSchema,
+    PurchasePage: purchasePageSchema,
     SavedWorkflow: savedWorkflowSchema,
     SavedWorkflowList: savedWorkflowListSchema,
     DeletedSavedWorkflow: deletedSavedWorkflowSchema,
@@ -1555,11 +1535,6 @@ function schemas(): Record<string, Schema> {
           started_at: dateTime,
         }),
       },
-    }),
-    Purchase: obj(Object.keys(PURCHASE_FIELDS), PURCHASE_FIELDS),
-    PurchasePage: obj(['data', 'next_cursor'], {
-      data: { type: 'array', items: schemaRef('Purchase') },
-      next_cursor: { type: ['string', 'null'], pattern: cursorPattern('purchases') },
     }),
     Error: {
       type: 'object',

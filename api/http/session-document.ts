@@ -185,7 +185,7 @@ export function sessionDocument(spec: {
  * and its error responses as the document's own builder makes them.
  */
 export interface SessionRoute<E> {
-  method: 'get' | 'post' | 'patch';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   operationId: string;
   tag: string;
@@ -195,18 +195,43 @@ export interface SessionRoute<E> {
   security: 'session' | 'mutation' | 'public';
   parameters?: Schema[];
   /** The JSON body: a zod schema of the contract (as `$ref`), or a JSON Schema; `empty` for `{}` or nothing. */
-  body?: { schema: z.ZodType | Schema; examples: Record<string, Schema> } | 'empty';
+  body?: { schema: z.ZodType | Schema; examples: Record<string, Schema>; required?: false } | 'empty';
+  /**
+   * The success answer: a JSON `schema` of the contract with its examples, or a `content` map of other media types
+   * (a PDF, a page), or neither (a 204).
+   */
   response: {
-    status?: '200' | '201';
+    status?: '200' | '201' | '202' | '204';
     description: string;
-    schema: z.ZodType | Schema;
-    examples: Record<string, Schema>;
+    schema?: z.ZodType | Schema;
+    examples?: Record<string, Schema>;
+    content?: Schema;
     headers?: Schema;
   };
   /** What the operation is, for the document's error builder (`errorsOf`). */
   errors: E;
   /** Error responses that replace or add to those of `errors`, by status. */
   moreErrors?: Record<string, Schema>;
+}
+
+/** The success response of a route: JSON of a schema, another content map, or no body. */
+function successResponse(r: SessionRoute<unknown>['response'], schemaOf: (s: z.ZodType | Schema) => Schema) {
+  const status = r.status ?? '200';
+  if (r.schema !== undefined) return okResponse(r.description, schemaOf(r.schema), r.examples ?? {}, status, r.headers);
+  return {
+    [status]: {
+      description: r.description,
+      headers: { ...plainHeaders(), ...r.headers },
+      ...(r.content === undefined ? {} : { content: r.content }),
+    },
+  };
+}
+
+/** A route's request body: `{}` or nothing, or JSON of a schema (required unless `required: false`). */
+function requestBody(b: NonNullable<SessionRoute<unknown>['body']>, schemaOf: (s: z.ZodType | Schema) => Schema) {
+  if (b === 'empty') return EMPTY_BODY;
+  const body = jsonBody(schemaOf(b.schema), b.examples);
+  return b.required === false ? { ...body, required: false } : body;
 }
 
 /** The `paths` of a route table, in its order: each route's operation under its path and method. */
@@ -219,10 +244,6 @@ export function routeTablePaths<E>(
   const paths: Record<string, Record<string, Schema>> = {};
   for (const r of routes) {
     const security = r.security === 'public' ? [] : r.security === 'mutation' ? MUTATION : SESSION;
-    const body =
-      r.body === undefined
-        ? {}
-        : { requestBody: r.body === 'empty' ? EMPTY_BODY : jsonBody(schemaOf(r.body.schema), r.body.examples) };
     (paths[r.path] ??= {})[r.method] = {
       operationId: r.operationId,
       tags: [r.tag],
@@ -230,18 +251,8 @@ export function routeTablePaths<E>(
       security,
       ...(r.description === undefined ? {} : { description: r.description }),
       ...(r.parameters ? { parameters: r.parameters } : {}),
-      ...body,
-      responses: {
-        ...okResponse(
-          r.response.description,
-          schemaOf(r.response.schema),
-          r.response.examples,
-          r.response.status,
-          r.response.headers,
-        ),
-        ...errorsOf(r.errors),
-        ...r.moreErrors,
-      },
+      ...(r.body === undefined ? {} : { requestBody: requestBody(r.body, schemaOf) }),
+      responses: { ...successResponse(r.response, schemaOf), ...errorsOf(r.errors), ...r.moreErrors },
     };
   }
   return paths;

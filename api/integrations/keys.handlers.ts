@@ -1,4 +1,10 @@
 import type Router from '@koa/router';
+import { answer } from '../http/contract.js';
+import {
+  merchantKeySchema,
+  newMerchantKeySchema,
+  overviewSchema,
+} from '../../domain/validation/integrations-responses.js';
 import { validateExpiry } from '../../domain/api-keys.js';
 import { DomainError } from '../../domain/errors.js';
 import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
@@ -13,7 +19,7 @@ import { merchantOf, sessionOf } from '../http/context.js';
 import { withoutSecret, type MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { usageOf } from '../../services/proof/quota.js';
 import { isActive, keyJson } from '../../services/keys/records.js';
-import { destinationJson } from '../../services/webhooks/records.js';
+import { proofDestinationJson } from './webhooks.handlers.js';
 
 export interface ManagementDeps {
   db: Db;
@@ -39,7 +45,7 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
       .slice(0, INACTIVE_KEYS_SHOWN);
     const destinations = await listDestinations(deps.db, merchant.id);
     const usage = await usageOf(deps.db, merchant, ent);
-    ctx.body = {
+    ctx.body = answer(overviewSchema, {
       merchant: { id: merchant.id, name: merchant.name },
       user: { id: sessionOf(ctx).userId, email: sessionOf(ctx).email },
       entitlements: {
@@ -59,9 +65,9 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
         ...active.map((k, rank) => keyJson(k, now, usableAfterDowngrade(rank, allowedKeys))),
         ...inactive.map((k) => keyJson(k, now, false)),
       ],
-      webhooks: destinations.map((d) => destinationJson(d, usableAfterDowngrade(d.rank, allowedDestinations))),
-      event_types: PROOF_EVENT_TYPES,
-    };
+      webhooks: destinations.map((d) => proofDestinationJson(d, usableAfterDowngrade(d.rank, allowedDestinations))),
+      event_types: [...PROOF_EVENT_TYPES],
+    });
   });
 
   // The secret is in the live response only; a replay of the same call returns the metadata with `secret: null`.
@@ -78,7 +84,7 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
       );
       ctx.state.resourceId = key.id;
       ctx.status = 201;
-      ctx.body = { ...keyJson(key, now, true), secret };
+      ctx.body = answer(newMerchantKeySchema, { ...keyJson(key, now, true), secret });
     }),
   );
 
@@ -89,7 +95,7 @@ export function mountKeys(router: Router<AppState>, deps: ManagementDeps, idempo
       const now = deps.now();
       const key = await revokeApiKey(trx, 'proof', merchantOf(ctx).id, ctx.params['id'] ?? '', now);
       if (!key) throw new DomainError('not_found', 'API key not found');
-      ctx.body = keyJson(key, now, false);
+      ctx.body = answer(merchantKeySchema, keyJson(key, now, false));
     }),
   );
 }

@@ -1,4 +1,7 @@
 import type Router from '@koa/router';
+import { answer } from '../http/contract.js';
+import { planSchema, purchaseSchema } from '../../domain/validation/integrations-responses.js';
+import { purchasePageSchema } from './openapi.contract.js';
 import { DomainError } from '../../domain/errors.js';
 import { formatUsdc } from '../../domain/money.js';
 import {
@@ -51,7 +54,7 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
     const now = deps.now();
     const ent = entitlementAt(merchant, now);
     const usage = await usageOf(deps.db, merchant, ent);
-    ctx.body = {
+    ctx.body = answer(planSchema, {
       plan: ent.kind === 'plan' ? ent.plan : ent.kind === 'trial' ? 'trial' : null,
       ends_at: ent.kind === 'none' ? null : ent.endsAt.toISOString(),
       paid_plan: merchant.plan,
@@ -70,7 +73,7 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
       })),
       trial_days: TRIAL_DAYS,
       purchase_networks: purchaseNetworks(deps.selfService),
-    };
+    });
   });
 
   /** POST /plan/purchases `{plan, network, payer}` → 201: a purchase awaiting its payment to the platform's wallet. */
@@ -98,7 +101,7 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
       );
       ctx.state.resourceId = purchase.id;
       ctx.status = 201;
-      ctx.body = purchaseJson(purchase, publicBase(deps.publicBaseUrl, ctx), now);
+      ctx.body = answer(purchaseSchema, purchaseJson(purchase, publicBase(deps.publicBaseUrl, ctx), now));
     }),
   );
 
@@ -111,7 +114,10 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
       decodeCursor('purchases', ctx.query['before']),
     );
     const now = deps.now();
-    ctx.body = page('purchases', rows, limit, (p) => purchaseJson(p, publicBase(deps.publicBaseUrl, ctx), now));
+    ctx.body = answer(
+      purchasePageSchema,
+      page('purchases', rows, limit, (p) => purchaseJson(p, publicBase(deps.publicBaseUrl, ctx), now)),
+    );
   });
 
   router.get('/plan/purchases/:id', async (ctx) => {
@@ -121,6 +127,6 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
       ctx.params['id'] ?? '',
     );
     if (!purchase) throw new DomainError('not_found', 'Purchase not found');
-    ctx.body = purchaseJson(purchase, publicBase(deps.publicBaseUrl, ctx), deps.now());
+    ctx.body = answer(purchaseSchema, purchaseJson(purchase, publicBase(deps.publicBaseUrl, ctx), deps.now()));
   });
 }

@@ -1,8 +1,13 @@
 import type Router from '@koa/router';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { answer } from '../http/contract.js';
+import type { evidenceSchema } from '../../domain/validation/integrations-responses.js';
+import { invoiceSchema } from '../../domain/validation/proof-responses.js';
+import { reviewPageSchema } from './openapi.contract.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseVoidReason } from '../../domain/proof/invoice-lifecycle.js';
 import { invalidBody, zodIssues } from '../../domain/validation/proof-request.js';
+import { invoiceVoidSchema } from '../../domain/validation/integrations.js';
 import { readIssuedDocument } from '../../adapters/documents/issued-document.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Logger } from '../../adapters/logging/logger.js';
@@ -29,7 +34,7 @@ export interface RecordRouteDeps extends ProofDeps {
 }
 
 /** One transfer the watcher attributed to a request: chain facts and what it decided. */
-export function evidenceJson(e: EvidenceRecord) {
+export function evidenceJson(e: EvidenceRecord): z.input<typeof evidenceSchema> {
   return {
     tx_hash: e.txHash,
     log_index: e.logIndex,
@@ -43,8 +48,6 @@ export function evidenceJson(e: EvidenceRecord) {
     recorded_at: e.recordedAt.toISOString(),
   };
 }
-
-const voidBody = z.strictObject({ reason: z.unknown().optional() });
 
 /**
  * The merchant's records in the dashboard session: payment requests, contacts, invoices and events are the
@@ -87,7 +90,7 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
   router.post(
     '/invoices/:id/void',
     idem('integrations.invoices.void', async (ctx, { transaction: trx, afterCommit }) => {
-      const parsed = voidBody.safeParse(ctx.request.body ?? {});
+      const parsed = invoiceVoidSchema.safeParse(ctx.request.body ?? {});
       if (!parsed.success) invalidBody(zodIssues(parsed.error));
       const reason = parseVoidReason(parsed.data.reason);
       if (!reason.ok) invalidBody([{ path: 'reason', message: reason.message }]);
@@ -101,7 +104,7 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
           input: { invoiceId: invoice.id },
         });
       const after = await loadInvoice({ ...deps, db: trx }, merchantId, invoice.id);
-      ctx.body = invoiceJson(after.invoice, after.request);
+      ctx.body = answer(invoiceSchema, invoiceJson(after.invoice, after.request));
     }),
   );
 
@@ -120,10 +123,13 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
       deps.db,
       rows.map((r) => r.id),
     );
-    ctx.body = page('requests', rows, limit, (r) => ({
-      ...requestJson(r, originOf(deps, ctx), now),
-      review_reason: r.reviewReason ?? null,
-      evidence: evidence.get(r.id)!.map(evidenceJson),
-    }));
+    ctx.body = answer(
+      reviewPageSchema,
+      page('requests', rows, limit, (r) => ({
+        ...requestJson(r, originOf(deps, ctx), now),
+        review_reason: r.reviewReason ?? null,
+        evidence: evidence.get(r.id)!.map(evidenceJson),
+      })),
+    );
   });
 }

@@ -1,4 +1,8 @@
+import type { z } from 'zod';
 import type Router from '@koa/router';
+import { answer } from '../http/contract.js';
+import type { signedInSchema } from '../../domain/validation/integrations-responses.js';
+import { sessionSchema } from '../../domain/validation/integrations-responses.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseSignIn } from '../../domain/validation/integrations.js';
 import { getMerchant } from '../../db/repositories/merchants.repo.js';
@@ -50,8 +54,13 @@ export function mountSession(router: Router<AppState>, deps: SessionDeps): void 
           const merchant = await getMerchant(deps.db, user.merchantId);
           if (!merchant || merchant.status !== 'active')
             throw new DomainError('customer_access_required', 'This account is suspended');
+          // The rest of `SignedIn` (`csrf_token`, `expires_at`) is added by signInRoute.
+          const body: Omit<z.input<typeof signedInSchema>, 'csrf_token' | 'expires_at'> = {
+            user: { id: user.id, email: user.email },
+            merchant: { id: merchant.id, name: merchant.name },
+          };
           return {
-            body: { user: { id: user.id, email: user.email }, merchant: { id: merchant.id, name: merchant.name } },
+            body,
             log: { userId: user.id, merchantId: merchant.id },
           };
         },
@@ -64,11 +73,11 @@ export function mountSession(router: Router<AppState>, deps: SessionDeps): void 
 
   router.get('/session', session, async (ctx) => {
     const s = sessionOf(ctx);
-    ctx.body = {
+    ctx.body = answer(sessionSchema, {
       csrf_token: s.csrfToken,
       user: { id: s.userId, email: s.email },
       merchant: { id: merchantOf(ctx).id, name: merchantOf(ctx).name },
-    };
+    });
   });
 
   router.delete('/session', session, requireCsrfToken(), async (ctx) => {

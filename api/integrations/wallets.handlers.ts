@@ -1,4 +1,8 @@
 import type Router from '@koa/router';
+import type { z } from 'zod';
+import { answer } from '../http/contract.js';
+import type { walletSchema } from '../../domain/validation/integrations-responses.js';
+import { walletChallengeSchema, walletListSchema } from '../../domain/validation/integrations-responses.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseWalletChallenge, parseWalletVerify } from '../../domain/validation/self-service.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
@@ -17,7 +21,7 @@ export interface WalletRouteDeps {
   now: () => Date;
 }
 
-export function walletJson(w: MerchantWallet) {
+export function walletJson(w: MerchantWallet): z.input<typeof walletSchema> {
   return {
     id: w.id,
     network: w.network,
@@ -35,7 +39,9 @@ export function walletJson(w: MerchantWallet) {
  */
 export function mountWallets(router: Router<AppState>, deps: WalletRouteDeps, idempotent: MerchantIdempotent): void {
   router.get('/wallets', async (ctx) => {
-    ctx.body = { data: (await listVerifiedWallets(deps.db, merchantOf(ctx).id)).map(walletJson) };
+    ctx.body = answer(walletListSchema, {
+      data: (await listVerifiedWallets(deps.db, merchantOf(ctx).id)).map(walletJson),
+    });
   });
 
   /** POST /wallets/challenges `{network, address, label?}` → 201 `{id, network, address, label, message, expires_at}`. */
@@ -68,14 +74,14 @@ export function mountWallets(router: Router<AppState>, deps: WalletRouteDeps, id
       );
       ctx.state.resourceId = challenge.id;
       ctx.status = 201;
-      ctx.body = {
+      ctx.body = answer(walletChallengeSchema, {
         id: challenge.id,
         network: challenge.network,
         address: challenge.address,
         label: challenge.label,
         message: challenge.message,
         expires_at: challenge.expiresAt.toISOString(),
-      };
+      });
     }),
   );
 

@@ -1,4 +1,15 @@
+import type { z } from 'zod';
 import type Router from '@koa/router';
+import { answer } from '../http/contract.js';
+import {
+  deletedDestinationSchema,
+  deliveryDetailSchema,
+  deliverySchema,
+  destinationSchema,
+  newDestinationSchema,
+  rotatedDestinationSchema,
+} from '../../domain/validation/integrations-responses.js';
+import { deliveryPageSchema } from './openapi.contract.js';
 import { DomainError } from '../../domain/errors.js';
 import { usableLimit } from '../../domain/proof/plans.js';
 import { parseEmptyBody, parseWebhookCreate } from '../../domain/validation/integrations.js';
@@ -23,6 +34,9 @@ import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
 import { attemptJson, deliveryJson, destinationJson } from '../../services/webhooks/records.js';
+import { PROOF_EVENT_TYPES, type ProofEventType } from '../../domain/proof/events.js';
+import type { DeliverySummary } from '../../db/repositories/webhook-destinations.repo.js';
+import type { WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
 
 export interface WebhookRouteDeps {
   db: Db;
@@ -33,6 +47,22 @@ export interface WebhookRouteDeps {
   /** WEBHOOK_PRIVATE_DESTINATIONS (config.webhooks.privateDestinations). */
   privateDestinations?: readonly string[] | undefined;
   now: () => Date;
+}
+
+const isProofEvent = (t: string): t is ProofEventType => (PROOF_EVENT_TYPES as readonly string[]).includes(t);
+
+/** A /proof destination's metadata (never its secret): its events are /proof events, and a deleted one is never shown. */
+export function proofDestinationJson(e: WebhookEndpoint, usable: boolean): z.input<typeof destinationSchema> {
+  const { status, events, ...view } = destinationJson(e, usable);
+  if (status === 'deleted') throw new Error(`destination ${e.id} is deleted`);
+  return { ...view, status, events: events.filter(isProofEvent) };
+}
+
+/** A /proof delivery's history entry: deliveries of this session are of /proof events only (`getDeliverySummary(…, 'proof')`). */
+function proofDeliveryJson(d: DeliverySummary): z.input<typeof deliverySchema> {
+  const { event_type, ...view } = deliveryJson(d);
+  if (!isProofEvent(event_type)) throw new Error(`delivery ${d.id} is of ${event_type}, not a /proof event`);
+  return { ...view, event_type };
 }
 
 /** Webhook destinations (create, disable, delete, rotate) and the delivery history with manual retry. */
@@ -67,7 +97,7 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
       );
       ctx.state.resourceId = endpoint.id;
       ctx.status = 201;
-      ctx.body = { ...destinationJson(endpoint, true), secret };
+      ctx.body = answer(newDestinationSchema, { ...proofDestinationJson(endpoint, true), secret });
     }),
   );
 
@@ -76,7 +106,7 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
     idempotent('integrations.webhooks.disable', async (ctx, { transaction: trx }) => {
       parseEmptyBody(ctx.request.body);
       const endpoint = await disableDestination(trx, merchantId(ctx), ctx.params['id'] ?? '', deps.now());
-      ctx.body = destinationJson(endpoint, false);
+      ctx.body = answer(destinationSchema, proofDestinationJson(endpoint, false));
     }),
   );
 
@@ -85,7 +115,12 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
     idempotent('integrations.webhooks.delete', async (ctx, { transaction: trx }) => {
       parseEmptyBody(ctx.request.body);
       const endpoint = await deleteDestination(trx, merchantId(ctx), ctx.params['id'] ?? '', deps.now());
-      ctx.body = { id: endpoint.id, status: endpoint.status, deleted_at: deps.now().toISOString() };
+      if (endpoint.status !== 'deleted') throw new Error(`destination ${endpoint.id} is not deleted`);
+      ctx.body = answer(deletedDestinationSchema, {
+        id: endpoint.id,
+        status: endpoint.status,
+        deleted_at: deps.now().toISOString(),
+      });
     }),
   );
 
@@ -101,24 +136,24 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
         deps.secretBox.seal(secret),
         deps.now(),
       );
-      ctx.body = { id: endpoint.id, key_version: endpoint.keyVersion, secret };
+      ctx.body = answer(rotatedDestinationSchema, { id: endpoint.id, key_version: endpoint.keyVersion, secret });
     }),
   );
 
   router.get('/deliveries', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
     const rows = await deliveriesPage(deps.db, merchantId(ctx), limit, decodeCursor('deliveries', ctx.query['before']));
-    ctx.body = page('deliveries', rows, limit, deliveryJson);
+    ctx.body = answer(deliveryPageSchema, page('deliveries', rows, limit, proofDeliveryJson));
   });
 
   /** GET /deliveries/{id}: the delivery and every attempt, oldest first. */
   router.get('/deliveries/:id', async (ctx) => {
     const delivery = await getDeliverySummary(deps.db, merchantId(ctx), ctx.params['id'] ?? '', 'proof');
     if (!delivery) throw new DomainError('not_found', 'Delivery not found');
-    ctx.body = {
-      ...deliveryJson(delivery),
+    ctx.body = answer(deliveryDetailSchema, {
+      ...proofDeliveryJson(delivery),
       attempts_detail: (await listAttempts(deps.db, delivery.id)).map(attemptJson),
-    };
+    });
   });
 
   router.post(
@@ -143,7 +178,7 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
         input: { deliveryId: delivery.id, interface: 'proof', startAttempt: delivery.attempts + 1 },
       });
       ctx.status = 202;
-      ctx.body = deliveryJson(delivery);
+      ctx.body = answer(deliverySchema, proofDeliveryJson(delivery));
     }),
   );
 }

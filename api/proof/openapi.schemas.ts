@@ -3,7 +3,6 @@ import { statusOf } from '../http/errors.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { idPattern } from '../../domain/ids.js';
-import { EMAIL as EMAIL_PATTERN_UNTRIMMED, trimmedLength } from '../../domain/validation/patterns.js';
 import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
 import {
   contactCreateSchema,
@@ -131,7 +130,8 @@ export const invoiceListSchema = pageSchema(invoiceSchema, 'invoices');
 /** The `Idempotency-Key` header of every JSON POST (the /proof dialect of domain/idempotency.ts). */
 export const idempotencyKeySchema = z.string().regex(IDEMPOTENCY_RULES.proof.pattern);
 
-export const proofContract = new Contract({
+/** The named schemas of /proof (also the /proof objects of the /api/integrations contract). */
+export const PROOF_COMPONENTS = {
   requests: {
     PaymentRequestCreate: requestCreateSchema,
     ContactCreate: contactCreateSchema,
@@ -169,7 +169,9 @@ export const proofContract = new Contract({
     EventList: eventListSchema,
     Error: proofErrorSchema,
   },
-});
+} satisfies ConstructorParameters<typeof Contract>[0];
+
+export const proofContract = new Contract(PROOF_COMPONENTS);
 
 /** `components/schemas` of the /proof document (also the /proof objects of the /api/integrations document). */
 export function componentSchemas(): Record<string, Schema> {
@@ -177,9 +179,9 @@ export function componentSchemas(): Record<string, Schema> {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Builders of JSON Schema for the documents still written by hand (/api/company, /api/integrations): each is
+// Builders of JSON Schema for the document still partly written by hand (/api/company): each is
 // derived from the rule the validators check (domain/validation/patterns.ts, domain/ids.ts), never a copy of it.
-// They go when those documents are generated from their zod schemas too.
+// They go when that document is generated from its zod schemas too.
 
 export const nullable = (schema: Schema): Schema => ({ ...schema, type: [schema['type'], 'null'] });
 export const dateTime: Schema = { type: 'string', format: 'date-time' };
@@ -188,13 +190,3 @@ export const id = (prefix: string, what: string): Schema => ({
   pattern: idPattern(prefix),
   description: `${what} id: \`${prefix}_\` and 20 letters or digits.`,
 });
-/** Integer atomic USDC (1 USDC = 1,000,000) as a decimal string of digits. */
-export const atomic = (description: string): Schema => ({ type: 'string', pattern: '^[0-9]{1,24}$', description });
-/** A string whose trimmed value has `min` to `max` characters (`trimmedLength`, which the validators check). */
-export const trimmed = (min: number, max: number, description: string): Schema => ({
-  type: 'string',
-  pattern: trimmedLength(min, max).source,
-  description,
-});
-/** The e-mail rule of the validators (`EMAIL`, on the untrimmed text). */
-export const EMAIL = `^\\s*(?=\\S{1,254}\\s*$)${EMAIL_PATTERN_UNTRIMMED.source.slice('^\\s*'.length)}`;

@@ -1,4 +1,5 @@
 import { invoiceData, paymentConfirmedData } from '../../domain/proof/events.js';
+import type { EvidenceDecision } from '../../domain/validation/integrations-responses.js';
 import { decideMatch, latestPayableCreation, type ObservedTransfer } from '../../domain/proof/matching.js';
 import { addressKey } from '../../domain/networks.js';
 import type { Db } from '../connection.js';
@@ -176,7 +177,7 @@ export async function applyTransfer(db: Db, t: ObservedTransfer, now: Date): Pro
 /** A recorded transfer with what the watcher decided about it. */
 export interface EvidenceRecord extends ObservedTransfer {
   requestId: string;
-  decision: string;
+  decision: EvidenceDecision;
   reason: string | null;
   recordedAt: Date;
 }

@@ -29,7 +29,8 @@ export interface Purchase {
   plan: PaidPlan | null;
   pack: string | null;
   credits: bigint | null;
-  request: PaymentRequest;
+  /** A purchase is always made with the wallet it is paid from (`startPurchase`): its request's `expectedPayer`. */
+  request: PaymentRequest & { expectedPayer: string };
   reviewReason: string | null;
   /** USDC of the transfers the watcher attributed to the purchase's request (all of them, whatever it decided). */
   receivedAtomic: bigint;

@@ -1,4 +1,5 @@
 import { traceHeaders } from '../../adapters/tracing/tracing.js';
+import type { AttemptOutcome } from '../../domain/validation/integrations-responses.js';
 import { WEBHOOK_ID_PREFIX, type WebhookInterface } from '../../domain/webhooks.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
@@ -238,7 +239,7 @@ export async function settleDelivery(
 
 export interface AttemptRecord {
   attemptNo: number;
-  outcome: string;
+  outcome: AttemptOutcome;
   statusCode: number | null;
   errorClass: string | null;
   durationMs: number | null;

@@ -12,7 +12,7 @@ import { NOT_BLANK, trimmedLength } from './patterns.js';
 /** Invitation tokens and session tokens: 32 random bytes, base64url. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-const invitationCreateSchema = z.strictObject({
+export const invitationCreateSchema = z.strictObject({
   email: emailSchema,
   role: z.enum(['member', 'billing_admin'], 'role must be "member" or "billing_admin"').default('member'),
 });

@@ -183,6 +183,26 @@ const PLAN_DEPENDENT = [
   },
 ];
 
+/** The limits of a plan (`limitsJson`): `null` inside means no cap. */
+export const planLimitsSchema = z.strictObject({
+  requests_per_period: cap.meta({
+    description: 'Payment requests (direct or by invoice) per rolling 30 days (a trial: since its start).',
+  }),
+  invoices_per_period: cap,
+  keys: z.int().min(1).meta({ description: 'Usable API keys.' }),
+  destinations: z.int().min(1).meta({ description: 'Webhook destinations.' }),
+  max_valid_hours: z
+    .int()
+    .min(1)
+    .max(MAX_VALID_HOURS)
+    .meta({ description: 'Longest `valid_hours` of a payment request.' }),
+  requests_per_hour: z
+    .int()
+    .min(1)
+    .nullable()
+    .meta({ description: 'Payment-request creations per hour (pro); null: none beyond the request throttles.' }),
+});
+
 export const meSchema = z
   .strictObject({
     api_version: z.literal(PROOF_API_VERSION).meta({ description: 'Version of this interface.' }),
@@ -196,25 +216,7 @@ export const meSchema = z
           'The active paid plan, `trial`, or null when neither is active (reads still work; creations answer 422).',
       }),
     plan_ends_at: dateTime.nullable().meta({ description: 'End of the paid 30-day period or of the 7-day trial.' }),
-    limits: z
-      .strictObject({
-        requests_per_period: cap.meta({
-          description: 'Payment requests (direct or by invoice) per rolling 30 days (a trial: since its start).',
-        }),
-        invoices_per_period: cap,
-        keys: z.int().min(1).meta({ description: 'Usable API keys.' }),
-        destinations: z.int().min(1).meta({ description: 'Webhook destinations.' }),
-        max_valid_hours: z
-          .int()
-          .min(1)
-          .max(MAX_VALID_HOURS)
-          .meta({ description: 'Longest `valid_hours` of a payment request.' }),
-        requests_per_hour: z
-          .int()
-          .min(1)
-          .nullable()
-          .meta({ description: 'Payment-request creations per hour (pro); null: none beyond the request throttles.' }),
-      })
+    limits: planLimitsSchema
       .nullable()
       .meta({ description: 'Limits of the current plan; null without a plan. `null` inside means no cap.' }),
     usage: z.strictObject({

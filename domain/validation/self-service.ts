@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NETWORKS, walletAddressIssue, type Network } from '../networks.js';
 import { PAID_PLANS, type PaidPlan } from '../proof/plans.js';
 import { parser } from './integrations.js';
+import { trimmedLength } from './patterns.js';
 
 /**
  * Bodies of the self-service routes (docs/proof.md "Plans paid in USDC", "Wallet verification"): strict objects,
@@ -21,9 +22,15 @@ const addressOnNetwork =
   };
 
 /** What every purchase body has: the network paid on and the wallet the buyer pays from (only its transfers count). */
-const purchaseBase = z.strictObject({ network, payer: address });
+const purchaseBase = z.strictObject({
+  network,
+  payer: address.meta({
+    description:
+      'The wallet you will pay from (EVM: 0x and 40 hex, EIP-55 if mixed case; Solana: base58 owner address).',
+  }),
+});
 
-const planPurchaseSchema = purchaseBase
+export const planPurchaseSchema = purchaseBase
   .extend({
     plan: z.enum(PAID_PLANS as unknown as [PaidPlan, ...PaidPlan[]], `plan must be one of ${PAID_PLANS.join(', ')}`),
   })
@@ -31,39 +38,39 @@ const planPurchaseSchema = purchaseBase
 export type PlanPurchase = z.output<typeof planPurchaseSchema>;
 export const parsePlanPurchase = parser(planPurchaseSchema);
 
-const packPurchaseSchema = purchaseBase
+export const packPurchaseSchema = purchaseBase
   .extend({
     pack: z
       .string()
-      .regex(/^credits_[1-9]\d{0,11}$/, 'pack must be the id of a credit pack (see GET /api/company/credit-packs)'),
+      .regex(/^credits_[1-9][0-9]{0,11}$/, 'pack must be the id of a credit pack (see GET /api/company/credit-packs)'),
   })
   .superRefine(addressOnNetwork('payer'));
 export type PackPurchase = z.output<typeof packPurchaseSchema>;
 export const parsePackPurchase = parser(packPurchaseSchema);
 
-const challengeSchema = z
+export const walletChallengeCreateSchema = z
   .strictObject({
     network,
     address,
     label: z
       .string()
+      .regex(trimmedLength(1, 80), 'label must be 1 to 80 characters')
       .trim()
-      .min(1, 'label must be 1 to 80 characters')
-      .max(80, 'label must be 1 to 80 characters')
       .nullable()
-      .optional(),
+      .optional()
+      .meta({ description: 'An optional label, 1 to 80 characters after trimming; null for none.' }),
   })
   .superRefine(addressOnNetwork('address'));
-export type WalletChallengeCreate = z.output<typeof challengeSchema>;
-export const parseWalletChallenge = parser(challengeSchema);
+export type WalletChallengeCreate = z.output<typeof walletChallengeCreateSchema>;
+export const parseWalletChallenge = parser(walletChallengeCreateSchema);
 
-const verifySchema = z.strictObject({
+export const walletVerifySchema = z.strictObject({
   challenge_id: z.string().regex(/^wch_[A-Za-z0-9]{20}$/, 'challenge_id must be the id of a challenge (wch_…)'),
   /** EVM: the 65-byte personal_sign signature as 0x hex; Solana: the 64-byte ed25519 signature in base58. */
   signature: z.string().min(1, 'signature is required').max(200, 'signature has at most 200 characters'),
 });
-export type WalletVerify = z.output<typeof verifySchema>;
-export const parseWalletVerify = parser(verifySchema);
+export type WalletVerify = z.output<typeof walletVerifySchema>;
+export const parseWalletVerify = parser(walletVerifySchema);
 
 /** The credit packs for sale and the networks they are paid on (`GET /api/company/credit-packs`). */
 export const creditPacksSchema = z.strictObject({

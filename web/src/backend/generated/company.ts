@@ -3214,6 +3214,31 @@ export interface components {
             /** @description A public HTTPS URL (surrounding whitespace is ignored), at most 2048 characters. */
             url: string & (unknown & unknown);
         };
+        SignIn: {
+            email: string & (unknown & unknown);
+            password: string;
+        };
+        KeyCreate: {
+            /** @description A name for the key, 1 to 80 characters after trimming. */
+            name: string;
+            scopes: ("read" | "write")[];
+            expires_at?: number;
+        };
+        InvitationCreate: {
+            email: string & (unknown & unknown);
+            /**
+             * @default member
+             * @enum {string}
+             */
+            role: "member" | "billing_admin";
+        };
+        PackPurchaseCreate: {
+            /** @enum {string} */
+            network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
+            /** @description The wallet you will pay from (EVM: 0x and 40 hex, EIP-55 if mixed case; Solana: base58 owner address). */
+            payer: string;
+            pack: string;
+        };
         /** @description A webhook of your company. */
         Webhook: {
             /** @description Webhook id: `whe_` and 20 letters or digits. */
@@ -3360,6 +3385,54 @@ export interface components {
              */
             card_checkout: false;
         };
+        Purchase: {
+            /** @description Purchase id: `pur_` and 20 letters or digits. */
+            id: string;
+            /** @enum {string} */
+            kind: "plan" | "credits";
+            /** @description The plan bought (once paid: the plan the period was granted at). */
+            plan: ("starter" | "business" | "pro") | null;
+            pack: string | null;
+            credits: string | null;
+            /**
+             * @description `awaiting_payment`: pay `amount_atomic` exactly, from `payer`, before `expires_at`. `paid`: confirmed by the payment watcher and granted (once). `underpaid`: less arrived from `payer` (see `received_atomic`); nothing granted. `review`: a payment from another address or after expiry; nothing granted. `expired`: no payment in time.
+             * @enum {string}
+             */
+            status: "awaiting_payment" | "paid" | "underpaid" | "review" | "expired";
+            /** @enum {string} */
+            network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
+            /** @description The platform's receiving wallet. */
+            pay_to: string;
+            payer: string;
+            price_usdc: string;
+            /** @description The exact amount to pay, in atomic USDC: the price plus a small unique matching amount. */
+            amount_atomic: string;
+            amount_usdc: string;
+            /** @description Every transfer the watcher attributed to this purchase, summed. */
+            received_atomic: string;
+            /**
+             * Format: uri
+             * @description The public payment page (QR code, exact amount).
+             */
+            payment_url: string;
+            /** @description Payment request of the platform id: `req_` and 20 letters or digits. */
+            request_id: string;
+            review_reason: string | null;
+            tx_hash: string | null;
+            paid_at: string | null;
+            period_start: string | null;
+            period_end: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PurchasePage: {
+            /** @description In descending id order (ids are random: not by creation time). */
+            data: components["schemas"]["Purchase"][];
+            /** @description Pass as `before` for the next page of this list; null when this page is not full (no more). */
+            next_cursor: string | null;
+        };
         SavedWorkflow: {
             /** @description Saved workflow id: `wfl_` and 20 letters or digits. */
             id: string;
@@ -3454,58 +3527,6 @@ export interface components {
                 /** Format: date-time */
                 started_at: string;
             }[];
-        };
-        Purchase: {
-            /** @description Purchase id: `pur_` and 20 letters or digits. */
-            id: string;
-            /** @enum {unknown} */
-            kind: "plan" | "credits";
-            /**
-             * @description The plan bought (once paid: the plan the period was granted at).
-             * @enum {string|null}
-             */
-            plan: "starter" | "business" | "pro" | null;
-            pack: string | null;
-            credits: string | null;
-            /**
-             * @description `awaiting_payment`: pay `amount_atomic` exactly, from `payer`, before `expires_at`. `paid`: confirmed by the payment watcher and granted (once). `underpaid`: less arrived from `payer` (see `received_atomic`); nothing granted. `review`: a payment from another address or after expiry; nothing granted. `expired`: no payment in time.
-             * @enum {unknown}
-             */
-            status: "awaiting_payment" | "paid" | "underpaid" | "review" | "expired";
-            /** @enum {unknown} */
-            network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
-            /** @description The platform's receiving wallet. */
-            pay_to: string;
-            payer: string;
-            price_usdc: string;
-            /** @description The exact amount to pay, in atomic USDC: the price plus a small unique matching amount. */
-            amount_atomic: string;
-            amount_usdc: string;
-            /** @description Every transfer the watcher attributed to this purchase, summed. */
-            received_atomic: string;
-            /**
-             * Format: uri
-             * @description The public payment page (QR code, exact amount).
-             */
-            payment_url: string;
-            /** @description Payment request of the platform id: `req_` and 20 letters or digits. */
-            request_id: string;
-            review_reason: string | null;
-            tx_hash: string | null;
-            /** Format: date-time */
-            paid_at: string | null;
-            /** Format: date-time */
-            period_start: string | null;
-            /** Format: date-time */
-            period_end: string | null;
-            /** Format: date-time */
-            expires_at: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        PurchasePage: {
-            data: components["schemas"]["Purchase"][];
-            next_cursor: string | null;
         };
     };
     responses: {
@@ -3607,10 +3628,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["SignIn"];
             };
         };
         responses: {
@@ -4783,12 +4801,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A name for the key, 1 to 80 characters after trimming. */
-                    name: string;
-                    scopes: ("read" | "write")[];
-                    expires_at?: number;
-                };
+                "application/json": components["schemas"]["KeyCreate"];
             };
         };
         responses: {
@@ -5162,11 +5175,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                    /** @enum {unknown} */
-                    role?: "member" | "billing_admin";
-                };
+                "application/json": components["schemas"]["InvitationCreate"];
             };
         };
         responses: {
@@ -6470,13 +6479,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    pack: string;
-                    /** @enum {unknown} */
-                    network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
-                    /** @description The wallet you will pay from. */
-                    payer: string;
-                };
+                "application/json": components["schemas"]["PackPurchaseCreate"];
             };
         };
         responses: {

@@ -627,6 +627,44 @@ export interface components {
             /** @constant */
             user_approved: true;
         };
+        SignIn: {
+            email: string & (unknown & unknown);
+            password: string;
+        };
+        PlanPurchaseCreate: {
+            /** @enum {string} */
+            network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
+            /** @description The wallet you will pay from (EVM: 0x and 40 hex, EIP-55 if mixed case; Solana: base58 owner address). */
+            payer: string;
+            /** @enum {string} */
+            plan: "starter" | "business" | "pro";
+        };
+        KeyCreate: {
+            /** @description A name for the key, 1 to 80 characters after trimming. */
+            name: string;
+            scopes: ("read" | "write")[];
+            expires_at?: number;
+        };
+        DestinationCreate: {
+            /** @description The destination URL (at most 2048 characters after trimming). */
+            url: string & (unknown & unknown);
+            events: ("payment_request.created" | "invoice.issued" | "invoice.voided" | "payment.confirmed" | "invoice.paid")[];
+        };
+        WalletChallengeCreate: {
+            /** @enum {string} */
+            network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
+            address: string;
+            /** @description An optional label, 1 to 80 characters after trimming; null for none. */
+            label?: string | null;
+        };
+        WalletVerify: {
+            challenge_id: string;
+            signature: string;
+        };
+        InvoiceVoid: {
+            /** @description Why, at most 500 characters after trimming; empty or null for none. */
+            reason?: string | null;
+        };
         /** @description Account id: `mer_` and 20 letters or digits. */
         MerchantId: string;
         /** @description Verified wallet id: `wal_` and 20 letters or digits. */
@@ -1023,9 +1061,7 @@ export interface components {
                 email: string;
             };
             entitlements: {
-                /** @enum {string|null} */
-                plan: "starter" | "business" | "pro" | "trial" | null;
-                /** Format: date-time */
+                plan: ("starter" | "business" | "pro" | "trial") | null;
                 ends_at: string | null;
                 keys: {
                     limit: number;
@@ -1040,7 +1076,6 @@ export interface components {
                 usage: {
                     requests: number;
                     invoices: number;
-                    /** Format: date-time */
                     window_start: string | null;
                 };
             };
@@ -1055,17 +1090,14 @@ export interface components {
             prefix: string;
             last4: string;
             scopes: ("read" | "write")[];
-            /** @enum {unknown} */
+            /** @enum {string} */
             status: "active" | "revoked" | "expired";
             /** @description False past the plan's limit after a downgrade (and for revoked or expired keys). */
             usable: boolean;
-            /** Format: date-time */
             expires_at: string | null;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
             last_used_at: string | null;
-            /** Format: date-time */
             revoked_at: string | null;
         };
         NewKey: {
@@ -1075,17 +1107,14 @@ export interface components {
             prefix: string;
             last4: string;
             scopes: ("read" | "write")[];
-            /** @enum {unknown} */
+            /** @enum {string} */
             status: "active" | "revoked" | "expired";
             /** @description False past the plan's limit after a downgrade (and for revoked or expired keys). */
             usable: boolean;
-            /** Format: date-time */
             expires_at: string | null;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
             last_used_at: string | null;
-            /** Format: date-time */
             revoked_at: string | null;
             /** @description Shown once; `null` in a replay. */
             secret: string | null;
@@ -1095,7 +1124,7 @@ export interface components {
             id: string;
             url: string;
             events: ("payment_request.created" | "invoice.issued" | "invoice.voided" | "payment.confirmed" | "invoice.paid")[];
-            /** @enum {unknown} */
+            /** @enum {string} */
             status: "enabled" | "disabled";
             key_version: number;
             usable: boolean;
@@ -1107,7 +1136,7 @@ export interface components {
             id: string;
             url: string;
             events: ("payment_request.created" | "invoice.issued" | "invoice.voided" | "payment.confirmed" | "invoice.paid")[];
-            /** @enum {unknown} */
+            /** @enum {string} */
             status: "enabled" | "disabled";
             key_version: number;
             usable: boolean;
@@ -1136,28 +1165,26 @@ export interface components {
             /** @description Destination id: `whe_` and 20 letters or digits. */
             endpoint_id: string;
             event_id: string;
-            /** @enum {unknown} */
+            /** @enum {string} */
             event_type: "payment_request.created" | "invoice.issued" | "invoice.voided" | "payment.confirmed" | "invoice.paid";
-            /** @enum {unknown} */
+            /** @enum {string} */
             status: "pending" | "retrying" | "delivered" | "failed";
             attempts: number;
             max_attempts: number;
-            /** Format: date-time */
             next_attempt_at: string | null;
             last_status_code: number | null;
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
             delivered_at: string | null;
-            /** Format: date-time */
             failed_at: string | null;
             /** @description Whether `POST /deliveries/{id}/retry` would be accepted now. */
             retryable: boolean;
         };
         DeliveryPage: {
+            /** @description In descending id order (ids are random: not by creation time). */
             data: components["schemas"]["Delivery"][];
-            /** @description Pass as `before` for the next page; null on the last page. */
+            /** @description Pass as `before` for the next page of this list; null when this page is not full (no more). */
             next_cursor: string | null;
         };
         DeliveryDetail: {
@@ -1166,28 +1193,25 @@ export interface components {
             /** @description Destination id: `whe_` and 20 letters or digits. */
             endpoint_id: string;
             event_id: string;
-            /** @enum {unknown} */
+            /** @enum {string} */
             event_type: "payment_request.created" | "invoice.issued" | "invoice.voided" | "payment.confirmed" | "invoice.paid";
-            /** @enum {unknown} */
+            /** @enum {string} */
             status: "pending" | "retrying" | "delivered" | "failed";
             attempts: number;
             max_attempts: number;
-            /** Format: date-time */
             next_attempt_at: string | null;
             last_status_code: number | null;
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
             delivered_at: string | null;
-            /** Format: date-time */
             failed_at: string | null;
             /** @description Whether `POST /deliveries/{id}/retry` would be accepted now. */
             retryable: boolean;
             /** @description Every attempt, oldest first: outcome, HTTP status, error class and duration. Never a body. */
             attempts_detail: {
                 attempt: number;
-                /** @enum {unknown} */
+                /** @enum {string} */
                 outcome: "in_flight" | "delivered" | "retry" | "terminal" | "interrupted";
                 status_code: number | null;
                 error: string | null;
@@ -1198,39 +1222,40 @@ export interface components {
             }[];
         };
         Plan: {
-            /** @enum {string|null} */
-            plan: "starter" | "business" | "pro" | "trial" | null;
-            /** Format: date-time */
+            plan: ("starter" | "business" | "pro" | "trial") | null;
             ends_at: string | null;
-            /** @enum {string|null} */
-            paid_plan: "starter" | "business" | "pro" | null;
-            /** Format: date-time */
+            paid_plan: ("starter" | "business" | "pro") | null;
             paid_until: string | null;
             /** @description Paid periods that follow the running one, in the order they run (a lower plan paid while a higher one runs, or the days of a lower plan a higher one was bought over). A payment buys 30 days of the plan it was for, never of a higher one. */
             queued: {
-                /** @enum {unknown} */
+                /** @enum {string} */
                 plan: "starter" | "business" | "pro";
                 /** Format: date-time */
                 starts_at: string;
                 /** Format: date-time */
                 ends_at: string;
             }[];
+            /** @description Limits of the current plan; null without a plan. */
             limits: {
+                /** @description Payment requests (direct or by invoice) per rolling 30 days (a trial: since its start). */
                 requests_per_period: number | null;
                 invoices_per_period: number | null;
+                /** @description Usable API keys. */
                 keys: number;
+                /** @description Webhook destinations. */
                 destinations: number;
+                /** @description Longest `valid_hours` of a payment request. */
                 max_valid_hours: number;
+                /** @description Payment-request creations per hour (pro); null: none beyond the request throttles. */
                 requests_per_hour: number | null;
             } | null;
             usage: {
                 requests: number;
                 invoices: number;
-                /** Format: date-time */
                 window_start: string | null;
             };
             prices: {
-                /** @enum {unknown} */
+                /** @enum {string} */
                 plan: "starter" | "business" | "pro";
                 price_usdc: string;
                 period_days: number;
@@ -1241,21 +1266,18 @@ export interface components {
         Purchase: {
             /** @description Purchase id: `pur_` and 20 letters or digits. */
             id: string;
-            /** @enum {unknown} */
+            /** @enum {string} */
             kind: "plan" | "credits";
-            /**
-             * @description The plan bought (once paid: the plan the period was granted at).
-             * @enum {string|null}
-             */
-            plan: "starter" | "business" | "pro" | null;
+            /** @description The plan bought (once paid: the plan the period was granted at). */
+            plan: ("starter" | "business" | "pro") | null;
             pack: string | null;
             credits: string | null;
             /**
              * @description `awaiting_payment`: pay `amount_atomic` exactly, from `payer`, before `expires_at`. `paid`: confirmed by the payment watcher and granted (once). `underpaid`: less arrived from `payer` (see `received_atomic`); nothing granted. `review`: a payment from another address or after expiry; nothing granted. `expired`: no payment in time.
-             * @enum {unknown}
+             * @enum {string}
              */
             status: "awaiting_payment" | "paid" | "underpaid" | "review" | "expired";
-            /** @enum {unknown} */
+            /** @enum {string} */
             network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
             /** @description The platform's receiving wallet. */
             pay_to: string;
@@ -1275,11 +1297,8 @@ export interface components {
             request_id: string;
             review_reason: string | null;
             tx_hash: string | null;
-            /** Format: date-time */
             paid_at: string | null;
-            /** Format: date-time */
             period_start: string | null;
-            /** Format: date-time */
             period_end: string | null;
             /** Format: date-time */
             expires_at: string;
@@ -1287,18 +1306,18 @@ export interface components {
             created_at: string;
         };
         PurchasePage: {
+            /** @description In descending id order (ids are random: not by creation time). */
             data: components["schemas"]["Purchase"][];
-            /** @description Pass as `before` for the next page; null on the last page. */
+            /** @description Pass as `before` for the next page of this list; null when this page is not full (no more). */
             next_cursor: string | null;
         };
         Wallet: {
             /** @description Verified wallet id: `wal_` and 20 letters or digits. */
             id: string;
-            /** @enum {unknown} */
+            /** @enum {string} */
             network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
             address: string;
             label: string | null;
-            /** Format: date-time */
             verified_at: string | null;
             /** Format: date-time */
             created_at: string;
@@ -1309,7 +1328,7 @@ export interface components {
         WalletChallenge: {
             /** @description Challenge id: `wch_` and 20 letters or digits. */
             id: string;
-            /** @enum {unknown} */
+            /** @enum {string} */
             network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
             address: string;
             label: string | null;
@@ -1319,6 +1338,7 @@ export interface components {
             expires_at: string;
         };
         ReviewPage: {
+            /** @description In descending id order (ids are random: not by creation time). */
             data: {
                 id: components["schemas"]["RequestId"];
                 /**
@@ -1365,13 +1385,14 @@ export interface components {
                     block_number: number;
                     /** Format: date-time */
                     block_time: string;
-                    /** @enum {unknown} */
+                    /** @enum {string} */
                     decision: "paid" | "review" | "already_settled" | "unmatched";
                     reason: string | null;
                     /** Format: date-time */
                     recorded_at: string;
                 }[];
             }[];
+            /** @description Pass as `before` for the next page of this list; null when this page is not full (no more). */
             next_cursor: string | null;
         };
     };
@@ -1476,10 +1497,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["SignIn"];
             };
         };
         responses: {
@@ -1784,14 +1802,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {unknown} */
-                    plan: "starter" | "business" | "pro";
-                    /** @enum {unknown} */
-                    network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
-                    /** @description The wallet you will pay from (EVM: 0x and 40 hex, EIP-55 if mixed case; Solana: base58 owner address). */
-                    payer: string;
-                };
+                "application/json": components["schemas"]["PlanPurchaseCreate"];
             };
         };
         responses: {
@@ -1946,12 +1957,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description A name for the key, 1 to 80 characters after trimming. */
-                    name: string;
-                    scopes: ("read" | "write")[];
-                    expires_at?: number;
-                };
+                "application/json": components["schemas"]["KeyCreate"];
             };
         };
         responses: {
@@ -2157,11 +2163,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The destination URL (at most 2048 characters after trimming). */
-                    url: string;
-                    events: ("payment_request.created" | "invoice.issued" | "invoice.voided" | "payment.confirmed" | "invoice.paid")[];
-                };
+                "application/json": components["schemas"]["DestinationCreate"];
             };
         };
         responses: {
@@ -2863,13 +2865,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {unknown} */
-                    network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
-                    address: string;
-                    /** @description An optional label, 1 to 80 characters after trimming; null for none. */
-                    label?: string | null;
-                };
+                "application/json": components["schemas"]["WalletChallengeCreate"];
             };
         };
         responses: {
@@ -2964,10 +2960,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    challenge_id: string;
-                    signature: string;
-                };
+                "application/json": components["schemas"]["WalletVerify"];
             };
         };
         responses: {
@@ -3055,7 +3048,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value is 422. */
                 before?: string;
                 /** @description Only requests that read as this status now (an `AWAITING` request past its expiry reads `EXPIRED`). */
-                status?: "AWAITING" | "REVIEW" | "PAID" | "EXPIRED" | "VOIDED";
+                status?: components["schemas"]["RequestStatus"];
             };
             header?: never;
             path?: never;
@@ -3857,10 +3850,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description Why, at most 500 characters after trimming; empty or null for none. */
-                    reason?: string | null;
-                };
+                "application/json": components["schemas"]["InvoiceVoid"];
             };
         };
         responses: {
