@@ -8,7 +8,7 @@ import type { VideoWorkPolicy } from '../../services/processing/estimate.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import type { AfterCommit } from '../../services/workflows/workflow-starts.js';
 import { DomainError } from '../../domain/errors.js';
-import { lockCompany } from '../../db/repositories/companies.repo.js';
+import { lockCompany } from '../../services/company/company-lock.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { assertNoFields } from '../http/body.js';

@@ -11,7 +11,7 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
-import { lockCompany } from '../../db/repositories/companies.repo.js';
+import { lockCompany } from '../company/company-lock.js';
 import { getBalance, reserveCredits } from '../../db/repositories/credits.repo.js';
 import {
   countUnfinishedJobs,
