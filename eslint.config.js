@@ -198,11 +198,7 @@ export default tseslint.config(
   // locks); none is added.
   {
     files: ['db/repositories/**/*.ts'],
-    ignores: [
-      'db/repositories/companies.repo.ts',
-      'db/repositories/credits.repo.ts',
-      'db/repositories/merchants.repo.ts',
-    ],
+    ignores: ['db/repositories/credits.repo.ts'],
     rules: restrict([
       BELOW_SERVICES,
       {

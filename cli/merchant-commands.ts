@@ -6,14 +6,14 @@ import type { Db } from '../db/connection.js';
 import { findInvoiceMerchant } from '../db/repositories/invoice-lifecycle.repo.js';
 import { voidInvoiceThroughWorkflow, type WorkflowGateway } from '../services/workflows/workflow-client.js';
 import { listApiKeys } from '../db/repositories/api-keys.repo.js';
+import { getMerchant, listHeldWallets, listVerifiedWallets } from '../db/repositories/merchants.repo.js';
 import {
-  getMerchant,
-  listHeldWallets,
-  listVerifiedWallets,
+  addVerifiedWallet,
+  openMerchant,
+  releaseWallet,
   setMerchantPlan,
   setMerchantStatus,
-} from '../db/repositories/merchants.repo.js';
-import { addVerifiedWallet, openMerchant, releaseWallet } from '../services/proof/account.js';
+} from '../services/proof/account.js';
 import { required } from './admin-commands.js';
 
 /** Operator commands for `/proof` merchants (until the dashboard and plan checkout exist). */

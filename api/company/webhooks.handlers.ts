@@ -17,7 +17,7 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newWebhookSecret } from '../../adapters/crypto/tokens.js';
 import { checkDestinationUrl } from '../../adapters/webhooks/url-policy.js';
 import type { Db } from '../../db/connection.js';
-import { lockCompany } from '../../db/repositories/companies.repo.js';
+import { lockCompany } from '../../services/company/company-lock.js';
 import {
   deliveriesPage,
   getDeliverySummary,

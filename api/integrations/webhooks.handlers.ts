@@ -17,7 +17,7 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newWebhookSecret } from '../../adapters/crypto/tokens.js';
 import { checkDestinationUrl } from '../../adapters/webhooks/url-policy.js';
 import type { Db } from '../../db/connection.js';
-import { lockMerchant } from '../../db/repositories/merchants.repo.js';
+import { lockMerchant } from '../../services/proof/merchant-lock.js';
 import { deliveriesPage, getDeliverySummary } from '../../db/repositories/webhook-destinations.repo.js';
 import {
   createDestination,

@@ -22,7 +22,7 @@ import { listedUploadJson, uploadJson } from '../../services/processing/records.
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
-import { lockCompany } from '../../db/repositories/companies.repo.js';
+import { lockCompany } from '../../services/company/company-lock.js';
 import { uploadInUse } from '../../db/repositories/jobs.repo.js';
 
 export interface UploadLimits {
@@ -268,7 +268,8 @@ export function mountUploads(
       }));
       const incoming = received.reduce((sum, r) => sum + r.bytes, 0);
       await deps.db.transaction(async (trx) => {
-        const stored = await companyStoredBytes(trx, companyId, { lock: true });
+        await lockCompany(trx, companyId);
+        const stored = await companyStoredBytes(trx, companyId);
         if (stored + incoming > deps.limits.companyQuotaBytes) {
           throw new DomainError(
             'payload_too_large',

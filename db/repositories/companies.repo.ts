@@ -1,5 +1,4 @@
 import type { MemberRole } from '../../domain/accounts.js';
-import { DomainError } from '../../domain/errors.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 
@@ -31,12 +30,12 @@ const toCompany = (r: { id: string; name: string; status: Company['status']; cre
  * Locks the company row so limit checks and the inserts they guard are serialised per company. FOR NO KEY UPDATE, not
  * FOR UPDATE: lockers still wait for each other, but rows that merely reference the company (a ledger entry appended
  * by a worker settling a job, which takes KEY SHARE on the company) do not wait for the lock, so a submission holding
- * it while it reserves from the wallet cannot deadlock with a settlement holding the wallet.
+ * it while it reserves from the wallet cannot deadlock with a settlement holding the wallet. Null when there is no such
+ * company (nothing is locked then); services/company/company-lock.ts refuses that.
  */
-export async function lockCompany(trx: Db, companyId: string): Promise<Company> {
+export async function lockCompany(trx: Db, companyId: string): Promise<Company | null> {
   const row = await trx('companies').where({ id: companyId }).forNoKeyUpdate().first();
-  if (!row) throw new DomainError('not_found', 'Company not found');
-  return toCompany(row);
+  return row ? toCompany(row) : null;
 }
 
 /** The account of an e-mail address, created when there is none. */

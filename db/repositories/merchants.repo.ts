@@ -1,4 +1,3 @@
-import { DomainError } from '../../domain/errors.js';
 import { addressKey, type Network } from '../../domain/networks.js';
 import { type MerchantPlanState, type PaidPlan, type QueuedPeriod } from '../../domain/proof/plans.js';
 import { ACTIVE_KEY_RANK_SQL, verifyApiKeyWith, type VerifyOutcome } from './api-keys.repo.js';
@@ -113,11 +112,13 @@ export async function verifyMerchantKey(
   return { outcome, merchant, keyRank, idempotency: { ref, ...storedFromColumns(extra) } };
 }
 
-/** Locks the merchant row for the caller's transaction: quotas, matching deltas and event order rely on it. */
-export async function lockMerchant(trx: Db, id: string): Promise<Merchant> {
+/**
+ * Locks the merchant row for the caller's transaction: quotas, matching deltas and event order rely on it. Null when
+ * there is no such merchant (services/proof/merchant-lock.ts refuses that).
+ */
+export async function lockMerchant(trx: Db, id: string): Promise<Merchant | null> {
   const row = await trx('merchants').where({ id }).forUpdate().first();
-  if (!row) throw new DomainError('not_found', 'Merchant not found');
-  return toMerchant(row);
+  return row ? toMerchant(row) : null;
 }
 
 /**
@@ -162,36 +163,34 @@ export async function lockMerchantAndWallet(
 
 /**
  * Writes the merchant's paid schedule as a grant decided it (domain/self-service.ts grantPlanPayment): the current
- * period and the periods queued after it.
+ * period and the periods queued after it. Null when there is no such merchant.
  */
 export async function setMerchantSchedule(
   db: Db,
   id: string,
   current: { plan: PaidPlan; paidUntil: Date },
   queue: readonly QueuedPeriod[],
-): Promise<Merchant> {
+): Promise<Merchant | null> {
   const [row] = await db('merchants')
     .where({ id })
     .update({ plan: current.plan, plan_paid_until: current.paidUntil, plan_queue: JSON.stringify(queue) })
     .returning('*');
-  if (!row) throw new DomainError('not_found', 'Merchant not found');
-  return toMerchant(row);
+  return row ? toMerchant(row) : null;
 }
 
 /**
  * Records a paid period of `plan` ending at `paidUntil` as the current one (the operator's `merchants:plan`, for
- * support); periods queued after the current one stay queued, after the new end.
+ * support); periods queued after the current one stay queued, after the new end. Null when there is no such merchant.
  */
-export async function setMerchantPlan(db: Db, id: string, plan: PaidPlan, paidUntil: Date): Promise<Merchant> {
+export async function setMerchantPlan(db: Db, id: string, plan: PaidPlan, paidUntil: Date): Promise<Merchant | null> {
   const [row] = await db('merchants').where({ id }).update({ plan, plan_paid_until: paidUntil }).returning('*');
-  if (!row) throw new DomainError('not_found', 'Merchant not found');
-  return toMerchant(row);
+  return row ? toMerchant(row) : null;
 }
 
-export async function setMerchantStatus(db: Db, id: string, status: 'active' | 'suspended'): Promise<Merchant> {
+/** Null when there is no such merchant. */
+export async function setMerchantStatus(db: Db, id: string, status: 'active' | 'suspended'): Promise<Merchant | null> {
   const [row] = await db('merchants').where({ id }).update({ status }).returning('*');
-  if (!row) throw new DomainError('not_found', 'Merchant not found');
-  return toMerchant(row);
+  return row ? toMerchant(row) : null;
 }
 
 /**

@@ -306,6 +306,9 @@ export async function grantPurchaseOnPayment(
     return { granted: true, purchaseId: purchase.id, kind: 'credits' };
   }
   const merchant = await lockMerchant(trx, purchase.merchant_id);
+  // A plan purchase names its merchant (platform_purchases_kind_check, a foreign key): none is broken data, not a refusal.
+  if (!merchant)
+    throw new Error(`purchase ${purchase.id} is for merchant ${purchase.merchant_id}, which does not exist`);
   // What the payment buys is decided here, at grant time: 30 days of the plan it was for (domain/self-service.ts).
   const granted = grantPlanPayment(merchant, purchase.plan, now);
   const [grant] = await trx('platform_purchase_grants')

@@ -1,7 +1,6 @@
 import { UNFINISHED_JOB_STATUSES } from '../../domain/jobs.js';
 import type { MeasuredSource } from '../../adapters/media/measure.js';
 import type { Db } from '../connection.js';
-import { lockCompany } from './companies.repo.js';
 
 export interface Upload extends MeasuredSource {
   id: string;
@@ -59,9 +58,8 @@ export async function insertUploads(trx: Db, rows: Upload[]): Promise<void> {
   );
 }
 
-/** Bytes of a company's live sources; with `lock`, the company row is locked for the caller's transaction. */
-export async function companyStoredBytes(trx: Db, companyId: string, opts: { lock?: boolean } = {}): Promise<number> {
-  if (opts.lock) await lockCompany(trx, companyId);
+/** Bytes of a company's live sources (an upload's quota check reads them under the company lock). */
+export async function companyStoredBytes(trx: Db, companyId: string): Promise<number> {
   const [row] = await trx('uploads')
     .where({ company_id: companyId })
     .whereNull('deleted_at')

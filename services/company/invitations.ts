@@ -1,7 +1,8 @@
 import { LIMITS, mayGrantRole, type MemberRole } from '../../domain/accounts.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Db } from '../../db/connection.js';
-import { countActiveMembers, lockCompany, type Member } from '../../db/repositories/companies.repo.js';
+import { countActiveMembers, type Member } from '../../db/repositories/companies.repo.js';
+import { lockCompany } from './company-lock.js';
 import {
   activeMemberRole,
   addressIsMember,

@@ -12,10 +12,10 @@ import {
   insertCompany,
   insertMember,
   isActiveMember,
-  lockCompany,
   type Company,
   type Member,
 } from '../../db/repositories/companies.repo.js';
+import { lockCompany } from './company-lock.js';
 import { createWallet, grantCredits } from '../../db/repositories/credits.repo.js';
 
 /*

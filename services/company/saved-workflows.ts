@@ -2,7 +2,7 @@ import { LIMITS } from '../../domain/accounts.js';
 import { DomainError } from '../../domain/errors.js';
 import type { SavedWorkflowCreate, SavedWorkflowUpdate } from '../../domain/validation/saved-workflows.js';
 import type { Db } from '../../db/connection.js';
-import { lockCompany } from '../../db/repositories/companies.repo.js';
+import { lockCompany } from './company-lock.js';
 import {
   countSavedWorkflows,
   insertSavedWorkflow,

@@ -11,7 +11,7 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { findRunningRetry, insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
-import { lockCompany } from '../../db/repositories/companies.repo.js';
+import { lockCompany } from '../company/company-lock.js';
 import { reserveForJobs } from '../../db/repositories/job-reservations.repo.js';
 import { insertJob, listBatchChildren, type Job, type Submitter } from '../../db/repositories/jobs.repo.js';
 import type { WorkflowGateway } from '../workflows/workflow-client.js';

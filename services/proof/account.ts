@@ -1,20 +1,22 @@
 import type { KeyScope } from '../../domain/api-keys.js';
 import { DomainError } from '../../domain/errors.js';
 import { walletAddressIssue, type Network } from '../../domain/networks.js';
-import { entitlementAt } from '../../domain/proof/plans.js';
+import { entitlementAt, type PaidPlan } from '../../domain/proof/plans.js';
 import type { Db } from '../../db/connection.js';
 import { countActiveApiKeys, issueApiKey, type ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import {
   createMerchant,
   getMerchant,
-  lockMerchant,
   ownWalletAt,
   saveVerifiedWallet,
+  setMerchantPlan as writeMerchantPlan,
+  setMerchantStatus as writeMerchantStatus,
   unholdWallet,
   verifiedWalletsAt,
   type Merchant,
   type MerchantWallet,
 } from '../../db/repositories/merchants.repo.js';
+import { lockMerchant } from './merchant-lock.js';
 import {
   lockChallenge,
   markChallengeUsed,
@@ -34,6 +36,23 @@ export async function openMerchant(db: Db, input: { name: string; trial: boolean
   if (name.length < 1 || name.length > 120)
     throw new DomainError('validation_failed', 'merchant name must be 1 to 120 characters');
   return createMerchant(db, { name, trial: input.trial }, now);
+}
+
+/**
+ * Records a paid period of `plan` ending at `paidUntil` as the merchant's current one (the operators' `merchants:plan`,
+ * for support); periods queued after the current one stay queued.
+ */
+export async function setMerchantPlan(db: Db, merchantId: string, plan: PaidPlan, paidUntil: Date): Promise<Merchant> {
+  const merchant = await writeMerchantPlan(db, merchantId, plan, paidUntil);
+  if (!merchant) throw new DomainError('not_found', 'Merchant not found');
+  return merchant;
+}
+
+/** Suspends or reactivates a merchant (the operators' `merchants:suspend` and `merchants:activate`). */
+export async function setMerchantStatus(db: Db, merchantId: string, status: 'active' | 'suspended'): Promise<Merchant> {
+  const merchant = await writeMerchantStatus(db, merchantId, status);
+  if (!merchant) throw new DomainError('not_found', 'Merchant not found');
+  return merchant;
 }
 
 /**

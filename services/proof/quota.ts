@@ -1,7 +1,8 @@
 import { DomainError } from '../../domain/errors.js';
 import { entitlementAt, type Entitlement } from '../../domain/proof/plans.js';
 import type { Db } from '../../db/connection.js';
-import { lockMerchant, type Merchant } from '../../db/repositories/merchants.repo.js';
+import type { Merchant } from '../../db/repositories/merchants.repo.js';
+import { lockMerchant } from './merchant-lock.js';
 
 export interface Usage {
   requests: number;
