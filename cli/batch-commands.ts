@@ -9,7 +9,7 @@ import { retryFailedItems } from '../services/processing/submission.js';
 import type { VideoWorkPolicy } from '../services/processing/estimate.js';
 import { workflowIds } from '../workflows/task-queues.js';
 import type { WorkflowGateway } from '../services/workflows/workflow-client.js';
-import { startsInFlight, type AfterCommit } from '../services/workflows/workflow-starts.js';
+import { runAfterCommit, startsInFlight, type AfterCommit } from '../services/workflows/workflow-starts.js';
 import { required } from './admin-commands.js';
 import { batchJson } from '../services/processing/records.js';
 
@@ -72,7 +72,7 @@ export async function batchesRetryFailed(
   // A start Temporal did not take now stays queued in the outbox: the workers' starters make it. The batch's start is
   // made while a request would answer (`answerFirst`); the command waits for it before it reports.
   const late: unknown[] = [];
-  for (const hook of afterCommit) await hook(deps.db, (err) => late.push(err));
+  await runAfterCommit(afterCommit, deps.db, (err) => late.push(err));
   await startsInFlight(deps.workflows);
   if (late.length > 0) throw late[0];
   const batch = submitted.batch!;

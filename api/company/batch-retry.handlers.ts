@@ -6,7 +6,7 @@ import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { VideoWorkPolicy } from '../../services/processing/estimate.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import type { AfterCommit } from '../../services/workflows/workflow-starts.js';
+import { runAfterCommit, type AfterCommit } from '../../services/workflows/workflow-starts.js';
 import { DomainError } from '../../domain/errors.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
@@ -80,8 +80,7 @@ export function mountBatchRetry(
       });
       return batchJson(trx, batch!);
     });
-    // Committed; a workflow that did not start stays in the outbox for the starters (as after an Idempotency-Key commit).
-    for (const hook of afterCommit) await hook(deps.db, late).catch(late);
+    await runAfterCommit(afterCommit, deps.db, late); // as after an Idempotency-Key commit
     ctx.status = 202;
     ctx.set('Location', `/api/company/batches/${body.id}`);
     ctx.body = body;

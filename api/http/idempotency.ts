@@ -16,7 +16,7 @@ import {
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppContext, AppState } from './context.js';
-import type { AfterCommit } from '../../services/workflows/workflow-starts.js';
+import { runAfterCommit, type AfterCommit } from '../../services/workflows/workflow-starts.js';
 
 /**
  * What an idempotent handler is given, and all it may write through: the transaction the key is claimed in (every
@@ -213,10 +213,7 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
           { err, requestId: ctx.state.requestId, operation: opts.operation },
           'after-commit hook failed',
         );
-      for (const hook of afterCommit) {
-        // The effect is committed; a workflow start it queued that fails here stays in the outbox for the starters.
-        await hook(opts.db, failed).catch(failed);
-      }
+      await runAfterCommit(afterCommit, opts.db, failed);
       return;
     }
     throw new DomainError(

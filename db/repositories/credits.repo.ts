@@ -60,10 +60,10 @@ export async function grantCredits(db: Db, companyId: string, amount: bigint, re
 
 /**
  * Holds `amount` credits for a job (or another purpose). Not enough available credits → 402 insufficient
- * credits. Pass the caller's transaction to make the hold part of the submission.
+ * credits. Pass the caller's transaction to make the hold part of it. (A /v1 submission reserves through
+ * `reserveForJobs` in job-reservations.repo.ts instead, together with its checks under the company lock.)
  *
- * One statement (a submission makes it under its company lock, so each round trip there is one every other
- * submission of the company waits for): the wallet's UPDATE takes its row lock and moves the balances only when
+ * One statement: the wallet's UPDATE takes its row lock and moves the balances only when
  * `available` covers the amount, re-checked on the newest row by PostgreSQL when a concurrent movement held the lock,
  * and the reservation and its ledger row are written from its answer. No row: not enough (or no wallet).
  */

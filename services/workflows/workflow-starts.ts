@@ -38,6 +38,15 @@ export type AfterCommit = Array<(db: Db, late?: LateFailure) => Promise<void>>;
 /** Reports a failure of work a hook left running when it returned (the runner logs it as a failed hook). */
 export type LateFailure = (err: unknown) => void;
 
+/**
+ * Runs a committed transaction's hooks in order on `db`. The effect is committed: a hook's failure, now or later (a
+ * start left running), goes to `failed` and never stops the others; a workflow start that failed stays in the outbox
+ * for the starters.
+ */
+export async function runAfterCommit(afterCommit: AfterCommit, db: Db, failed: LateFailure): Promise<void> {
+  for (const hook of afterCommit) await hook(db, failed).catch(failed);
+}
+
 /** How long the request (or a starter) holds a row while trying it; an expired claim is taken over. */
 export const START_LEASE_MS = 30_000;
 /** One try of a start: the client retries an unreachable server until then, then the row waits for a starter. */
