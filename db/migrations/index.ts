@@ -38,6 +38,7 @@ import * as m27ws from './20261127140000_create_workflow_starts.js';
 import * as m30tr from './20261130110000_add_trace_ids.js';
 import * as m01wh from './20261201100000_add_watcher_head.js';
 import * as m03rf from './20261203100000_defer_job_reservation_fk.js';
+import * as m04rj from './20261204120000_create_reserve_for_jobs.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
@@ -84,4 +85,5 @@ export const migrations: readonly NamedMigration[] = [
   m30tr,
   m01wh,
   m03rf,
+  m04rj,
 ];

@@ -14,13 +14,14 @@ export interface JobReservationOutcome {
 }
 
 /**
- * The part of a submission made under the company lock, in one statement (issue 32 item 5: every round trip under the
- * lock is one every other submission of the company waits for). Taken after the lock, the statement's snapshot sees
- * every submission that held the lock before. It reads the sources still there, counts the company's unfinished jobs
- * (the caller's job rows, written before the lock, included), and moves the wallet by the total when `available`
- * covers it (PostgreSQL re-checks that on the newest row when a concurrent movement held it), writing each reservation
- * and its ledger row from that answer. The caller decides from the outcome and rolls back on a refusal, so nothing
- * written here outlives one. The job rows' references to these reservations are checked at the commit (deferred).
+ * The part of a submission made under the company lock, in one round trip (issue 32 item 5: every round trip under the
+ * lock is one every other submission of the company waits for): the function `paycore_reserve_for_jobs` (migration
+ * 20261204120000) takes the company lock, then in a statement of its own, whose snapshot sees every submission that
+ * held the lock before, reads the sources still there, counts the company's unfinished jobs (the caller's job rows,
+ * written before, included), and moves the wallet by the total when `available` covers it, writing each reservation
+ * and its ledger row from that answer. The lock is held until the caller's transaction ends. The caller decides from
+ * the outcome and rolls back on a refusal, so nothing written here outlives one. The job rows' references to these
+ * reservations are checked at the commit (deferred).
  */
 export async function reserveForJobs(
   trx: Db,
@@ -30,42 +31,15 @@ export async function reserveForJobs(
 ): Promise<JobReservationOutcome> {
   const total = reservations.reduce((sum, r) => sum + r.amount, 0n).toString();
   const { rows } = (await trx.raw(
-    `WITH src AS (
-       SELECT coalesce(json_agg(json_build_object('id', id, 'purged', purged_at IS NOT NULL)), '[]'::json) AS found
-         FROM uploads WHERE company_id = ? AND id = ANY(?::text[]) AND deleted_at IS NULL),
-     unfinished AS (
-       SELECT count(*)::int AS n FROM jobs WHERE company_id = ? AND status = ANY(?::text[])),
-     before AS (SELECT available FROM wallets WHERE company_id = ?),
-     w AS (
-       UPDATE wallets SET available = available - ?::bigint, reserved = reserved + ?::bigint, updated_at = now()
-        WHERE company_id = ? AND available >= ?::bigint
-        RETURNING 1),
-     need AS (
-       SELECT * FROM unnest(?::text[], ?::text[], ?::bigint[]) AS t(id, job_id, amount)),
-     r AS (
-       INSERT INTO credit_reservations (id, company_id, job_id, amount)
-       SELECT need.id, ?, need.job_id, need.amount FROM need, w
-       RETURNING id, amount),
-     l AS (
-       INSERT INTO credit_ledger (company_id, kind, amount, reservation_id)
-       SELECT ?, 'reserve', r.amount, r.id FROM r)
-     SELECT (SELECT found FROM src) AS found, (SELECT n FROM unfinished) AS unfinished,
-            (SELECT count(*) FROM w)::int AS reserved, (SELECT available FROM before) AS available`,
+    'SELECT found, unfinished, reserved, available FROM paycore_reserve_for_jobs(?, ?::text[], ?::text[], ?::bigint, ?::text[], ?::text[], ?::bigint[])',
     [
       companyId,
       [...new Set(sourceIds)],
-      companyId,
       [...UNFINISHED_JOB_STATUSES],
-      companyId,
-      total,
-      total,
-      companyId,
       total,
       reservations.map((r) => r.id),
       reservations.map((r) => r.jobId),
       reservations.map((r) => r.amount.toString()),
-      companyId,
-      companyId,
     ],
   )) as {
     rows: Array<{

@@ -226,8 +226,10 @@ export async function submitJobs(
     );
   }
   if (input.beforeLock) await input.beforeLock({ jobs, batch });
-  await lockCompany(trx, companyId);
+  // reserveForJobs takes the company lock itself (one round trip); a retry of a batch's failed items takes it first,
+  // to look for another retry of the same batch under it.
   if (input.batch?.oneRetryAtATime && input.batch.retryOf !== null && batchId !== null) {
+    await lockCompany(trx, companyId);
     const running = await findRunningRetry(trx, input.batch.retryOf, batchId);
     if (running !== null) {
       throw new DomainError(

@@ -24,13 +24,16 @@ const terminate = (jobId: string) =>
     .terminate('test: parked job')
     .catch(() => undefined);
 
-/** True once a request of the app waits for a lock on the companies table (polled, with a generous deadline). */
+/**
+ * True once a request of the app waits for the company lock (polled, with a generous deadline): a submission takes it
+ * in `paycore_reserve_for_jobs`, other paths with a query on "companies".
+ */
 async function submissionWaitsForTheCompanyLock(deadlineMs = 30_000): Promise<boolean> {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
     const rows = await h.tdb.db.raw(
       `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%from "companies"%'`,
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND (query ILIKE '%from "companies"%' OR query ILIKE '%paycore_reserve_for_jobs%')`,
     );
     if ((rows.rows[0] as { n: number }).n > 0) return true;
     await new Promise((r) => setTimeout(r, 20));
