@@ -13,6 +13,8 @@ export interface AppState {
   apiKey?: ApiKeyRecord;
   /** The /proof/v1 merchant of the bearer key, or of the dashboard session on /api/integrations. */
   merchant?: Merchant;
+  /** Read with the /v1 key in the same statement: its company's status (null: none), for the suspension guard. */
+  keyCompany?: { status: 'active' | 'suspended' | null };
   /** Read with the /proof/v1 key in the same statement, for the merchant guard after the rate limits. */
   keyMerchant?: { merchant: Merchant | null; keyRank: number };
   /**

@@ -6,7 +6,7 @@ import type { Middleware } from 'koa';
 import { DomainError } from '../../domain/errors.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
-import { getCompany } from '../../db/repositories/companies.repo.js';
+import { getCompany, verifyCompanyKey } from '../../db/repositories/companies.repo.js';
 import type { AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { refuseKeyInQuery, requireApiKey } from '../http/auth.js';
@@ -49,12 +49,16 @@ export interface ProcessingRouterDeps {
   metrics?: PlatformMetrics;
 }
 
-/** A suspended company's keys answer 403 (spec section 7: scope, role or suspension). */
+/**
+ * A suspended company's keys answer 403 (spec section 7: scope, role or suspension). The status is the one read with
+ * the key (verifyCompanyKey); a request authenticated otherwise reads it here.
+ */
 function activeCompany(db: Db): Middleware<AppState> {
   return async (ctx, next) => {
-    const company = await getCompany(db, keyOf(ctx).tenantId);
-    if (!company) throw new DomainError('unauthorized', 'Missing or invalid API key');
-    if (company.status !== 'active') throw new DomainError('forbidden', 'This company is suspended');
+    const read = ctx.state.keyCompany;
+    const status = read ? read.status : ((await getCompany(db, keyOf(ctx).tenantId))?.status ?? null);
+    if (status === null) throw new DomainError('unauthorized', 'Missing or invalid API key');
+    if (status !== 'active') throw new DomainError('forbidden', 'This company is suspended');
     await next();
   };
 }
@@ -69,7 +73,11 @@ export function processingRouter(deps: ProcessingRouterDeps): Router<AppState> {
   router.use(
     refuseKeyInQuery(),
     authFailureThrottle(deps.db, deps.rateLimits.authFailuresPerIpPerMinute, deps.now),
-    requireApiKey(deps.db, 'v1', deps.now),
+    requireApiKey(deps.db, 'v1', deps.now, async (ctx, token, at) => {
+      const { outcome, companyStatus } = await verifyCompanyKey(deps.db, token, at);
+      if (outcome.ok) ctx.state.keyCompany = { status: companyStatus };
+      return outcome;
+    }),
     rateLimit(
       deps.db,
       [

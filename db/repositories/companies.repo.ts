@@ -1,6 +1,7 @@
 import type { MemberRole } from '../../domain/accounts.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
+import { verifyApiKeyWith, type VerifyOutcome } from './api-keys.repo.js';
 
 export interface Company {
   id: string;
@@ -137,4 +138,21 @@ export async function listMembers(db: Db, companyId: string): Promise<Member[]> 
     createdAt: r.created_at,
     removedAt: r.removed_at,
   }));
+}
+
+/**
+ * A /v1 key's verdict (verifyApiKey) and, in the same statement, the status of the company it belongs to (null: no
+ * such company), for the suspension guard: one statement per /v1 request instead of two.
+ */
+export async function verifyCompanyKey(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<{ outcome: VerifyOutcome; companyStatus: Company['status'] | null }> {
+  const { outcome, extra } = await verifyApiKeyWith<{ c_status: Company['status'] | null }>(db, 'v1', token, now, {
+    columns: 'c.status AS c_status',
+    joins: 'LEFT JOIN companies c ON c.id = k.tenant_id',
+    bindings: [],
+  });
+  return { outcome, companyStatus: extra?.c_status ?? null };
 }
