@@ -48,6 +48,7 @@ export async function createOpenRequests(
             new Date(),
           );
         });
+        if (!r) throw new Error('bench: no free matching amount next to the quote (too many open requests)');
         out.push({ id: r.id, payTo: r.payTo as `0x${string}`, amountAtomic: r.amountAtomic });
       }
     },

@@ -1,5 +1,5 @@
 import { addressKey, type Network } from '../../domain/networks.js';
-import { chooseMatchingDelta, DELTA_MAX, DELTA_MIN } from '../../domain/proof/matching-delta.js';
+import { DELTA_MAX, DELTA_MIN } from '../../domain/proof/matching-delta.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { merchantPageById } from './paging.js';
@@ -73,26 +73,72 @@ const WALLETS_AT_ADDRESS = 'SELECT id FROM merchant_wallets WHERE network = ? AN
  * Open requests hold their amount at their receiving address (network and address, not the wallet row): every open
  * request paid to that address, of any wallet row, of any account (a legacy duplicate on hold included), so one
  * amount names one request at one address. AWAITING past its expiry is closed first (EXPIRED) and frees it.
+ *
+ * The statement that inserts a request (the quote plus the smallest free delta, domain/proof/matching-delta.ts) with
+ * that expiry and the choice in it, so a creation holding the wallet lock makes one round trip for both (issue 31 item
+ * 5): `expired` closes the address's overdue requests; `free` waits for it (the cross join reads all its rows, so the
+ * update is done before any row is inserted and an amount it frees can be taken at once under the partial unique
+ * index) and picks the smallest delta whose amount no open request at the address holds (the rows it just expired
+ * are left out by the same condition: one snapshot); `inserted` writes the row with it, or nothing when all 9,999
+ * are taken. `select` adds columns beside `inserted.*` (their own SQL and bindings).
  */
-async function openAmounts(
-  trx: Db,
-  wallet: MerchantWallet,
+function insertWithFreeAmount(
+  input: PaymentRequestInput,
   now: Date,
-  near: { from: bigint; to: bigint },
-): Promise<Set<bigint>> {
-  const at = [wallet.network, addressKey(wallet.network, wallet.address)];
-  // One statement: the expiry of the address's overdue requests, then the open amounts. The read sees the rows as
-  // they were before the update (one snapshot), so the rows it just expired are left out by the same condition.
-  const { rows } = await trx.raw<{ rows: Array<{ amount_atomic: string }> }>(
-    `WITH expired AS (
-       UPDATE payment_requests SET status = 'EXPIRED' WHERE wallet_id IN (${WALLETS_AT_ADDRESS}) AND status = 'AWAITING' AND expires_at <= ?
-     )
-     SELECT amount_atomic FROM payment_requests
-      WHERE wallet_id IN (${WALLETS_AT_ADDRESS}) AND status IN ('AWAITING', 'REVIEW') AND NOT (status = 'AWAITING' AND expires_at <= ?)
-        AND amount_atomic BETWEEN ? AND ?`,
-    [...at, now, ...at, now, near.from.toString(), near.to.toString()],
-  );
-  return new Set(rows.map((r) => BigInt(r.amount_atomic)));
+  select: { sql: string; bindings: readonly unknown[] } = { sql: '', bindings: [] },
+): { sql: string; bindings: unknown[] } {
+  const at = [input.wallet.network, addressKey(input.wallet.network, input.wallet.address)];
+  const quoted = input.quotedAtomic.toString();
+  const row = {
+    id: newId('req'),
+    merchant_id: input.merchantId,
+    wallet_id: input.wallet.id,
+    network: input.wallet.network,
+    pay_to: input.wallet.address,
+    quoted_amount_atomic: quoted,
+    description: input.description,
+    customer_label: input.customerLabel,
+    expected_payer: input.expectedPayer,
+    valid_hours: input.validHours,
+    status: 'AWAITING',
+    invoice_id: input.invoiceId ?? null,
+    expires_at: new Date(now.getTime() + input.validHours * 3_600_000),
+    created_at: now,
+  };
+  const columns = Object.keys(row);
+  return {
+    sql: `WITH expired AS (
+       UPDATE payment_requests SET status = 'EXPIRED'
+        WHERE wallet_id IN (${WALLETS_AT_ADDRESS}) AND status = 'AWAITING' AND expires_at <= ?
+        RETURNING 1),
+     taken AS (
+       SELECT amount_atomic FROM payment_requests
+        WHERE wallet_id IN (${WALLETS_AT_ADDRESS}) AND status IN ('AWAITING', 'REVIEW')
+          AND NOT (status = 'AWAITING' AND expires_at <= ?) AND amount_atomic BETWEEN ?::numeric AND ?::numeric),
+     free AS (
+       SELECT d FROM generate_series(?::bigint, ?::bigint) AS d CROSS JOIN (SELECT count(*) FROM expired) AS e
+        WHERE ?::numeric + d NOT IN (SELECT amount_atomic FROM taken)
+        ORDER BY d LIMIT 1),
+     inserted AS (
+       INSERT INTO payment_requests (${columns.join(', ')}, amount_atomic)
+       SELECT ${columns.map(() => '?').join(', ')}, ?::numeric + free.d FROM free
+       RETURNING *)
+     SELECT inserted.*${select.sql} FROM inserted`,
+    bindings: [
+      ...at,
+      now,
+      ...at,
+      now,
+      (input.quotedAtomic + DELTA_MIN).toString(),
+      (input.quotedAtomic + DELTA_MAX).toString(),
+      DELTA_MIN.toString(),
+      DELTA_MAX.toString(),
+      quoted,
+      ...Object.values(row),
+      quoted,
+      ...select.bindings,
+    ],
+  };
 }
 
 /** What insertPaymentRequest writes. */
@@ -112,74 +158,45 @@ export interface PaymentRequestInput {
  * wallet row lock (getVerifiedWallet with `lock`): one address has one receiving wallet (`merchant_wallets_one_receiver`),
  * so parallel creations at one address choose deltas one after another; the partial unique index on
  * (wallet_id, amount_atomic) of open requests is the database's own guarantee for the receiving wallet's requests.
+ * Null when all 9,999 amounts next to the quote are taken (nothing is written; the caller refuses the creation).
  */
-export async function insertPaymentRequest(trx: Db, input: PaymentRequestInput, now: Date): Promise<PaymentRequest> {
-  const [stored] = await trx('payment_requests')
-    .insert(await requestRow(trx, input, now))
-    .returning('*');
-  return toRequest(stored);
+export async function insertPaymentRequest(
+  trx: Db,
+  input: PaymentRequestInput,
+  now: Date,
+): Promise<PaymentRequest | null> {
+  const { sql, bindings } = insertWithFreeAmount(input, now);
+  const { rows } = await trx.raw<{ rows: unknown[] }>(sql, bindings as never[]);
+  return rows.length === 0 ? null : toRequest(rows[0]);
 }
 
 /**
  * insertPaymentRequest and, in the same statement, what a creation checks right after it: how many `/proof` webhook
  * destinations the merchant has (not deleted; their rows locked FOR SHARE as appendProofEvent locks them, which skips
  * its own read when there are none), and with `hourly` the `created_at` of the merchant's `n`-th newest request
- * created after `since` (null when it made fewer; the row being inserted is not counted).
+ * created after `since` (null when it made fewer; the row being inserted is not counted). Null as insertPaymentRequest.
  */
 export async function insertPaymentRequestCounting(
   trx: Db,
   input: PaymentRequestInput,
   now: Date,
   hourly: { since: Date; n: number } | null,
-): Promise<{ request: PaymentRequest; destinations: number; nthNewestSince: Date | null }> {
-  const insert = trx('payment_requests')
-    .insert(await requestRow(trx, input, now))
-    .returning('*');
-  const [stored] = await trx
-    .queryBuilder()
-    .with('inserted', insert)
-    .from('inserted')
-    .select(
-      'inserted.*',
-      trx.raw(
-        `(SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE) AS d) AS counted_destinations`,
-        [input.merchantId],
-      ),
-      hourly
-        ? trx.raw(
-            '(SELECT created_at FROM payment_requests WHERE merchant_id = ? AND created_at > ? ORDER BY created_at DESC OFFSET ? LIMIT 1) AS nth_newest_since',
-            [input.merchantId, hourly.since, Math.max(0, hourly.n - 1)],
-          )
-        : trx.raw('NULL::timestamptz AS nth_newest_since'),
-    );
+): Promise<{ request: PaymentRequest; destinations: number; nthNewestSince: Date | null } | null> {
+  const destinations = `, (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE) AS d) AS counted_destinations`;
+  const nth = hourly
+    ? ', (SELECT created_at FROM payment_requests WHERE merchant_id = ? AND created_at > ? ORDER BY created_at DESC OFFSET ? LIMIT 1) AS nth_newest_since'
+    : ', NULL::timestamptz AS nth_newest_since';
+  const { sql, bindings } = insertWithFreeAmount(input, now, {
+    sql: destinations + nth,
+    bindings: [input.merchantId, ...(hourly ? [input.merchantId, hourly.since, Math.max(0, hourly.n - 1)] : [])],
+  });
+  const { rows } = await trx.raw<{ rows: Array<Record<string, unknown>> }>(sql, bindings as never[]);
+  const stored = rows[0];
+  if (!stored) return null;
   return {
     request: toRequest(stored),
-    destinations: Number(stored.counted_destinations),
-    nthNewestSince: stored.nth_newest_since ? new Date(stored.nth_newest_since) : null,
-  };
-}
-
-/** The row of a new request: a matching amount unique at its receiving address (see insertPaymentRequest). */
-async function requestRow(trx: Db, input: PaymentRequestInput, now: Date) {
-  // Only amounts a delta can reach matter (the unique index on open amounts serves the range).
-  const near = { from: input.quotedAtomic + DELTA_MIN, to: input.quotedAtomic + DELTA_MAX };
-  const delta = chooseMatchingDelta(input.quotedAtomic, await openAmounts(trx, input.wallet, now, near));
-  return {
-    id: newId('req'),
-    merchant_id: input.merchantId,
-    wallet_id: input.wallet.id,
-    network: input.wallet.network,
-    pay_to: input.wallet.address,
-    quoted_amount_atomic: input.quotedAtomic.toString(),
-    amount_atomic: (input.quotedAtomic + delta).toString(),
-    description: input.description,
-    customer_label: input.customerLabel,
-    expected_payer: input.expectedPayer,
-    valid_hours: input.validHours,
-    status: 'AWAITING',
-    invoice_id: input.invoiceId ?? null,
-    expires_at: new Date(now.getTime() + input.validHours * 3_600_000),
-    created_at: now,
+    destinations: Number(stored['counted_destinations']),
+    nthNewestSince: stored['nth_newest_since'] ? new Date(stored['nth_newest_since'] as string) : null,
   };
 }
 

@@ -101,7 +101,8 @@ async function platformWallet(
 /**
  * A new purchase: one payment request of the platform's account for `priceAtomic` (plus its matching delta) to the
  * platform's wallet on `network`, payable for PURCHASE_VALID_HOURS from `payer` only, and the purchase row; or, when
- * the platform's wallet there cannot receive (another account's wallet, on hold), why, and nothing is written.
+ * the platform's wallet there cannot receive (another account's wallet, on hold), why, and nothing is written; or,
+ * when every matching amount next to the price is taken, `noFreeAmount`, and nothing is written.
  */
 export async function createPurchase(
   trx: Db,
@@ -116,7 +117,7 @@ export async function createPurchase(
     description: string;
   },
   now: Date,
-): Promise<Purchase | { unavailable: string }> {
+): Promise<Purchase | { unavailable: string } | { noFreeAmount: true }> {
   const wallet = await platformWallet(trx, input.network, input.walletAddress, now);
   if ('unavailable' in wallet) return wallet;
   const request = await insertPaymentRequest(
@@ -132,6 +133,7 @@ export async function createPurchase(
     },
     now,
   );
+  if (!request) return { noFreeAmount: true };
   const id = newId('pur');
   await trx('platform_purchases').insert({
     id,

@@ -19,18 +19,23 @@ export const MAX_QUOTED_ATOMIC = 10n ** 22n;
 /** `MAX_QUOTED_ATOMIC` as the decimal string clients send. */
 export const MAX_QUOTED_USDC = '10000000000000000';
 
-/** The smallest free delta, or a 422 when all 9,999 amounts next to this quote are taken by open requests. */
-export function chooseMatchingDelta(quotedAtomic: bigint, openAmounts: ReadonlySet<bigint>): bigint {
+/**
+ * A quote /proof can give a matching amount to: above zero and at most MAX_QUOTED_ATOMIC (422 otherwise). The smallest
+ * free delta itself is chosen in the statement that inserts the request, under the wallet lock
+ * (db/repositories/payment-requests.repo.ts, `insertWithFreeAmount`): this rule's one implementation.
+ */
+export function assertQuotable(quotedAtomic: bigint): void {
   if (quotedAtomic <= 0n || quotedAtomic > MAX_QUOTED_ATOMIC) {
     throw new DomainError(
       'validation_failed',
       `The amount must be greater than zero and at most ${MAX_QUOTED_USDC} USDC`,
     );
   }
-  for (let d = DELTA_MIN; d <= DELTA_MAX; d++) {
-    if (!openAmounts.has(quotedAtomic + d)) return d;
-  }
-  throw new DomainError(
+}
+
+/** The 422 when all 9,999 amounts next to a quote are held by open requests at the receiving address. */
+export function noFreeAmount(): DomainError {
+  return new DomainError(
     'validation_failed',
     'This wallet has too many open payment requests close to this amount; use another amount or wallet, or wait for some to be paid or expire',
   );

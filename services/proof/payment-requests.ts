@@ -6,6 +6,7 @@ import { DEFAULT_VALID_HOURS, type RequestCreate } from '../../domain/validation
 import type { PaymentRequestJson } from '../../domain/validation/proof-responses.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { paymentPagePath } from '../../domain/proof/payment-page.js';
+import { assertQuotable, noFreeAmount } from '../../domain/proof/matching-delta.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
 import { lockMerchantAndWallet } from '../../db/repositories/merchants.repo.js';
@@ -108,7 +109,8 @@ export async function createPaymentRequest(
   // The insert also counts the merchant's webhook destinations (locked FOR SHARE: with none, no event to read for)
   // and on pro the creations of the last hour.
   const hourly = ent.limits.requestsPerHour !== null;
-  const { request, destinations, nthNewestSince } = await insertPaymentRequestCounting(
+  assertQuotable(req.quotedAtomic);
+  const inserted = await insertPaymentRequestCounting(
     trx,
     {
       merchantId,
@@ -123,6 +125,8 @@ export async function createPaymentRequest(
     now,
     hourly ? hourlyWindow(opts.perHour, now) : null,
   );
+  if (!inserted) throw noFreeAmount();
+  const { request, destinations, nthNewestSince } = inserted;
   // The key is taken: all of this is rolled back, the first answer replayed.
   if (opts.claim && !(await opts.claim(request))) return request;
   // Over the hour's creations: refused, and the row just inserted is rolled back with the transaction.

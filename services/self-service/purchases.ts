@@ -14,6 +14,7 @@ import {
 } from '../../db/repositories/platform-purchases.repo.js';
 import { effectiveStatus } from '../proof/payment-requests.js';
 import { paymentPagePath } from '../../domain/proof/payment-page.js';
+import { assertQuotable, noFreeAmount } from '../../domain/proof/matching-delta.js';
 
 /**
  * Self-service purchases as the session routes show and start them (`/api/integrations/plan/purchases` for a
@@ -109,7 +110,9 @@ export async function startPurchase(
       `This account has ${open.count} purchases awaiting payment or in review, the most one account may hold: pay one${when}; a purchase in review is settled by support`,
     );
   }
+  assertQuotable(input.priceAtomic);
   const purchase = await createPurchase(trx, { ...input, walletAddress }, now);
+  if ('noFreeAmount' in purchase) throw noFreeAmount();
   if ('unavailable' in purchase)
     throw new DomainError(
       'purchase_unavailable',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { entitlementAt, PLAN_LIMITS, usableAfterDowngrade } from '../../../domain/proof/plans.js';
-import { chooseMatchingDelta, DELTA_MAX, DELTA_MIN } from '../../../domain/proof/matching-delta.js';
+import { assertQuotable, MAX_QUOTED_ATOMIC } from '../../../domain/proof/matching-delta.js';
 
 const at = new Date('2026-11-22T12:00:00Z');
 const days = (n: number) => new Date(at.getTime() + n * 86_400_000);
@@ -58,20 +58,12 @@ describe('entitlementAt', () => {
   });
 });
 
-describe('chooseMatchingDelta', () => {
-  const q = 10_000_000n;
-  it('takes the smallest free delta from 1', () => {
-    expect(chooseMatchingDelta(q, new Set())).toBe(1n);
-    expect(chooseMatchingDelta(q, new Set([q + 1n, q + 2n, q + 4n]))).toBe(3n);
-    expect(chooseMatchingDelta(q, new Set([q]))).toBe(1n); // the bare quote is never used anyway
-  });
-
-  it('collides across quotes that are close, and never goes past 9,999', () => {
-    // A request of 10.000001 with delta 1 holds 10.000002: a quote of 10.000000 must skip it.
-    expect(chooseMatchingDelta(q, new Set([q + 2n, q + 1n]))).toBe(3n);
-    const taken = new Set(Array.from({ length: Number(DELTA_MAX - DELTA_MIN) }, (_, i) => q + DELTA_MIN + BigInt(i)));
-    expect(chooseMatchingDelta(q, taken)).toBe(DELTA_MAX);
-    taken.add(q + DELTA_MAX);
-    expect(() => chooseMatchingDelta(q, taken)).toThrow(/too many open payment requests/);
+describe('assertQuotable', () => {
+  // The smallest free delta itself is chosen in the insert's statement: test/integration/payment-request-amounts.test.ts.
+  it('accepts a quote above zero up to the largest, and refuses the rest with a 422', () => {
+    expect(() => assertQuotable(1n)).not.toThrow();
+    expect(() => assertQuotable(MAX_QUOTED_ATOMIC)).not.toThrow();
+    for (const q of [0n, -1n, MAX_QUOTED_ATOMIC + 1n])
+      expect(() => assertQuotable(q)).toThrow(/greater than zero and at most 10000000000000000 USDC/);
   });
 });
