@@ -56,7 +56,7 @@ export const toRequest = (r: any): PaymentRequest => ({
 
 /**
  * AWAITING requests past `expires_at` become EXPIRED (all of them), freeing their amounts. Run by the maintenance
- * schedule; an allocation does the same for the requests at its address (openAmounts). A late payment of an expired
+ * schedule; an allocation does the same for the requests at its address (insertWithFreeAmount). A late payment of an expired
  * request still goes to REVIEW (domain/proof/matching.ts).
  */
 export async function expireOverdueRequests(db: Db, now: Date): Promise<number> {
