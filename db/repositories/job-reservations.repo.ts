@@ -31,7 +31,8 @@ export async function reserveForJobs(
 ): Promise<JobReservationOutcome> {
   const total = reservations.reduce((sum, r) => sum + r.amount, 0n).toString();
   const { rows } = (await trx.raw(
-    'SELECT found, unfinished, reserved, available FROM paycore_reserve_for_jobs(?, ?::text[], ?::text[], ?::bigint, ?::text[], ?::text[], ?::bigint[])',
+    `SELECT found, unfinished, reserved, available
+       FROM paycore_reserve_for_jobs(?, ?::text[], ?::text[], ?::bigint, ?::text[], ?::text[], ?::bigint[])`,
     [
       companyId,
       [...new Set(sourceIds)],

@@ -56,8 +56,8 @@ export const toRequest = (r: any): PaymentRequest => ({
 
 /**
  * AWAITING requests past `expires_at` become EXPIRED (all of them), freeing their amounts. Run by the maintenance
- * schedule; an allocation does the same for the requests at its address (insertWithFreeAmount). A late payment of an expired
- * request still goes to REVIEW (domain/proof/matching.ts).
+ * schedule; an allocation does the same for the requests at its address (insertWithFreeAmount). A late payment of an
+ * expired request still goes to REVIEW (domain/proof/matching.ts).
  */
 export async function expireOverdueRequests(db: Db, now: Date): Promise<number> {
   return db('payment_requests')
@@ -182,9 +182,12 @@ export async function insertPaymentRequestCounting(
   now: Date,
   hourly: { since: Date; n: number } | null,
 ): Promise<{ request: PaymentRequest; destinations: number; nthNewestSince: Date | null } | null> {
-  const destinations = `, (SELECT count(*) FROM (SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE) AS d) AS counted_destinations`;
+  const destinations = `, (SELECT count(*) FROM (
+       SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE
+     ) AS d) AS counted_destinations`;
   const nth = hourly
-    ? ', (SELECT created_at FROM payment_requests WHERE merchant_id = ? AND created_at > ? ORDER BY created_at DESC OFFSET ? LIMIT 1) AS nth_newest_since'
+    ? `, (SELECT created_at FROM payment_requests WHERE merchant_id = ? AND created_at > ?
+          ORDER BY created_at DESC OFFSET ? LIMIT 1) AS nth_newest_since`
     : ', NULL::timestamptz AS nth_newest_since';
   const { sql, bindings } = insertWithFreeAmount(input, now, {
     sql: destinations + nth,
