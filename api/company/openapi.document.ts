@@ -1,66 +1,73 @@
+import { z } from 'zod';
 import type { ErrorCode } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/accounts.js';
-import { invitationCreateSchema, V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
-import { RESERVED_FIELD_NAMES } from '../../domain/validation/processing-request.js';
-import {
-  deletedSavedWorkflowSchema,
-  SAVED_WORKFLOW_OPERATIONS,
-  savedWorkflowListSchema,
-  savedWorkflowSchema,
-} from '../../domain/validation/saved-workflows.js';
-import { MAX_CORRECTIONS_PER_REQUEST, MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
-import { BATCH_LIMITS } from '../../domain/batches.js';
-import { LINE_ITEM_COLUMNS } from '../../domain/extraction.js';
-import {
-  closedObject,
-  EMPTY_BODY,
-  jsonBody,
-  MUTATION,
-  okResponse,
-  plainHeaders,
-  SESSION,
-  sessionDocument,
-  routeTablePaths,
-  sessionHeaders,
-  type SessionRoute,
-} from '../http/session-document.js';
-import {
-  errorResponses,
-  header,
-  headerRef,
-  pathParam,
-  responseRef,
-  schemaRef,
-  type Schema,
-} from '../http/openapi-kit.js';
-import { CURSOR_LISTS, cursorPattern, encodeCursor } from '../http/pagination.js';
-import { componentSchemas as processingSchemas, FIELD_NAME_SCHEMA } from '../processing/openapi.schemas.js';
-import { batchSchemas, readSchemas, v1ResourceSchemas } from '../processing/openapi.contract.js';
-import { dateTime, id, nullable } from '../proof/openapi.schemas.js';
-import { COMPANY_SESSION_COOKIE } from './guards.js';
-import { Contract } from '../http/contract.js';
+import { idRegex } from '../../domain/ids.js';
 import {
   companyKeyListSchema,
   companyKeySchema,
+  deletedV1WebhookSchema,
+  invitationAcceptSchema,
+  invitationCreateSchema,
   invitationListSchema,
   invitationSchema,
   memberListSchema,
   newCompanyKeySchema,
+  newV1WebhookSchema,
   removedMemberSchema,
   revokedInvitationSchema,
-  deletedV1WebhookSchema,
-  newV1WebhookSchema,
   rotatedV1WebhookSchema,
-  v1WebhookListSchema,
+  V1_WEBHOOK_EVENT_TYPES,
   v1WebhookCreateSchema,
+  v1WebhookListSchema,
   v1WebhookSchema,
 } from '../../domain/validation/company.js';
+import {
+  companySessionSchema,
+  companySignedInSchema,
+  extractionReviewSchema,
+  joinedSchema,
+  v1DeliveryDetailSchema,
+  v1DeliverySchema,
+} from '../../domain/validation/company-responses.js';
+import { correctionsSchema } from '../../domain/validation/extraction-corrections.js';
+import {
+  deletedSavedWorkflowSchema,
+  savedWorkflowCreateSchema,
+  savedWorkflowListSchema,
+  savedWorkflowSchema,
+  savedWorkflowUpdateSchema,
+} from '../../domain/validation/saved-workflows.js';
+import { MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
+import { BATCH_LIMITS } from '../../domain/batches.js';
+import { batchSchema, batchSummarySchema, jobSchema } from '../../domain/validation/job-records.js';
+import { creditsSchema } from '../../domain/validation/processing-responses.js';
 import { creditPacksSchema, packPurchaseSchema } from '../../domain/validation/self-service.js';
 import { keyCreateSchema, signInSchema } from '../../domain/validation/integrations.js';
 import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
-import { purchaseEx } from '../integrations/openapi.examples.js';
 import { purchaseSchema } from '../../domain/validation/integrations-responses.js';
-import { pageSchema } from '../http/pagination.js';
+import {
+  plainHeaders,
+  routeTablePaths,
+  sessionDocument,
+  sessionHeaders,
+  type SessionRoute,
+} from '../http/session-document.js';
+import { errorResponses, header, headerRef, pathParam, responseRef, type Schema } from '../http/openapi-kit.js';
+import {
+  afterSchema,
+  beforeSchema,
+  childrenLimitSchema,
+  CURSOR_LISTS,
+  encodeCursor,
+  limitSchema,
+  pageSchema,
+} from '../http/pagination.js';
+import { resultIndexSchema } from '../http/result-files.js';
+import { Contract, type Components } from '../http/contract.js';
+import { componentSchemas as processingSchemas } from '../processing/openapi.schemas.js';
+import { uploadPageSchema, V1_ONLY, V1_REQUESTS, V1_RESPONSES } from '../processing/openapi.contract.js';
+import { purchaseEx } from '../integrations/openapi.examples.js';
+import { COMPANY_SESSION_COOKIE } from './guards.js';
 
 const packPurchaseEx = {
   ...purchaseEx,
@@ -182,6 +189,78 @@ export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = 
 ];
 
 const CODES = COMPANY_ERRORS.map((e) => e.code);
+
+const errorSchema = z
+  .looseObject({
+    detail: z.string(),
+    code: z.enum(CODES as [ErrorCode, ...ErrorCode[]]),
+    request_id: z.string(),
+    issues: z.array(z.strictObject({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ description: 'Every error of these routes: `{detail, code, request_id}` as on `/v1`; `issues` on a 422.' });
+
+const purchasePageSchema = pageSchema(purchaseSchema, 'purchases');
+const jobPageSchema = pageSchema(jobSchema, 'jobs');
+const batchPageSchema = pageSchema(batchSummarySchema, 'batches');
+const deliveryPageSchema = pageSchema(v1DeliverySchema, 'deliveries');
+
+/** The /v1 components this document shows too (the /v1-only ones, e.g. the webhook bodies, left out). */
+const v1Only = <T extends Components>(set: T): Components =>
+  Object.fromEntries(Object.entries(set).filter(([name]) => !V1_ONLY.has(name)));
+
+/**
+ * The company session's contract: every request body and answer of its routes as the zod schemas the handlers parse
+ * with and the serializers are typed by, named as the document's components; the /v1 resources (jobs, batches,
+ * uploads, credits) are the /v1 contract's own.
+ */
+const companyContract = new Contract({
+  requests: {
+    ...v1Only(V1_REQUESTS),
+    WebhookCreate: v1WebhookCreateSchema,
+    SignIn: signInSchema,
+    InvitationAccept: invitationAcceptSchema,
+    KeyCreate: keyCreateSchema,
+    InvitationCreate: invitationCreateSchema,
+    PackPurchaseCreate: packPurchaseSchema,
+    SavedWorkflowCreate: savedWorkflowCreateSchema,
+    SavedWorkflowUpdate: savedWorkflowUpdateSchema,
+    ExtractionCorrections: correctionsSchema,
+  },
+  responses: {
+    ...v1Only(V1_RESPONSES),
+    SignedIn: companySignedInSchema,
+    Session: companySessionSchema,
+    Joined: joinedSchema,
+    JobPage: jobPageSchema,
+    BatchPage: batchPageSchema,
+    ExtractionReview: extractionReviewSchema,
+    Webhook: v1WebhookSchema,
+    NewWebhook: newV1WebhookSchema,
+    RotatedWebhook: rotatedV1WebhookSchema,
+    DeletedWebhook: deletedV1WebhookSchema,
+    WebhookList: v1WebhookListSchema,
+    Key: companyKeySchema,
+    NewKey: newCompanyKeySchema,
+    KeyList: companyKeyListSchema,
+    Invitation: invitationSchema,
+    RevokedInvitation: revokedInvitationSchema,
+    InvitationList: invitationListSchema,
+    MemberList: memberListSchema,
+    Removed: removedMemberSchema,
+    CreditPacks: creditPacksSchema,
+    Purchase: purchaseSchema,
+    PurchasePage: purchasePageSchema,
+    SavedWorkflow: savedWorkflowSchema,
+    SavedWorkflowList: savedWorkflowListSchema,
+    DeletedSavedWorkflow: deletedSavedWorkflowSchema,
+    Delivery: v1DeliverySchema,
+    DeliveryPage: deliveryPageSchema,
+    DeliveryDetail: v1DeliveryDetailSchema,
+    Error: errorSchema,
+  },
+});
+const parameter = companyContract.parameterSchema.bind(companyContract);
+
 const HEADERS: Record<string, Schema> = {
   ...sessionHeaders(),
 };
@@ -205,8 +284,11 @@ interface ErrorsOf {
   codes409?: ErrorCode[];
   v1?: boolean;
   notFound?: ErrorCode[];
+  /** No error response (the public documentation routes). */
+  none?: boolean;
 }
 function errorsOf(o: ErrorsOf): Record<string, Schema> {
+  if (o.none) return {};
   const forbidden: ErrorCode[] = [o.v1 ? 'api_key_not_accepted' : 'authorization_header_rejected'];
   if (o.mutation) forbidden.push('origin_rejected');
   if (!o.public)
@@ -243,13 +325,10 @@ function errorsOf(o: ErrorsOf): Record<string, Schema> {
   return out;
 }
 
-const ok = okResponse;
-const body = jsonBody;
-const emptyBody = EMPTY_BODY;
 const idParam = (name: string, prefix: string, what: string) =>
   pathParam(
     name,
-    { type: 'string', pattern: `^${prefix}_[A-Za-z0-9]{20}$` },
+    parameter(z.string().regex(idRegex(prefix))),
     `${what} id (\`${prefix}_…\`).`,
     `${prefix}_${'Ab3'.repeat(6)}Cd`,
   );
@@ -258,14 +337,14 @@ const limitParam: Schema = {
   name: 'limit',
   in: 'query',
   required: false,
-  schema: { type: 'integer', minimum: 1, maximum: 100 },
+  schema: parameter(limitSchema),
   description: 'Page size, 1 to 100 (default 50).',
 };
 const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases' | 'uploads'): Schema => ({
   name: 'before',
   in: 'query',
   required: false,
-  schema: { type: 'string', pattern: cursorPattern(list) },
+  schema: parameter(beforeSchema(list)),
   description:
     'The `next_cursor` of the previous page of this list, passed back unchanged. Opaque: the pattern is only its shape; any other value is 422.',
   examples: {
@@ -275,8 +354,7 @@ const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases' | 'up
     },
   },
 });
-/** Text without the NUL character, which no JSON body may carry (api/http/body.ts). */
-const NO_NUL = '^[^\\x00]*$';
+const emptyPage = { data: [], next_cursor: null };
 
 const EX = {
   member: 'mem_Xb7Nm2Xc4Lk9Jh3Gf6Ds',
@@ -348,37 +426,7 @@ const workflowEx = {
   created_at: EX.at,
   updated_at: EX.at,
 };
-const WORKFLOW_BODY: Record<string, Schema> = {
-  name: {
-    type: 'string',
-    minLength: 1,
-    maxLength: 100,
-    pattern: '^[^\\x00-\\x1f\\x7f-\\x9f]*\\S[^\\x00-\\x1f\\x7f-\\x9f]*$',
-    description: 'Unique in the company (whatever the case).',
-  },
-  fields: {
-    type: 'array',
-    items: FIELD_NAME_SCHEMA,
-    minItems: 1,
-    maxItems: 30,
-    uniqueItems: true,
-    description: `The fields to extract: unique whatever their case; ${RESERVED_FIELD_NAMES.join(', ')} are reserved.`,
-  },
-  instructions: {
-    ...nullable({ type: 'string', maxLength: 4000, pattern: NO_NUL }),
-    description: 'Free text for the extraction; null for none.',
-  },
-  options: {
-    type: 'object',
-    additionalProperties: false,
-    maxProperties: 0,
-    description: '`flow-extract` takes no options in this release: `{}`.',
-  },
-};
-
 type CompanyRoute = SessionRoute<ErrorsOf>;
-
-const purchasePageSchema = pageSchema(purchaseSchema, 'purchases');
 
 /** API keys, members and invitations (billing administrators). */
 const TEAM_ROUTES: CompanyRoute[] = [
@@ -676,15 +724,7 @@ const WORKFLOW_ROUTES: CompanyRoute[] = [
     security: 'mutation',
     description: `An extraction's fields, instructions and options under a name (billing administrators). A job, estimate or batch names it with \`workflow_id\`; its settings take precedence over the request's. At most ${LIMITS.savedWorkflowsPerCompany} per company.`,
     body: {
-      schema: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'fields'],
-        properties: {
-          ...WORKFLOW_BODY,
-          operation: { enum: [...SAVED_WORKFLOW_OPERATIONS], description: 'Document extraction only (the default).' },
-        },
-      },
+      schema: savedWorkflowCreateSchema,
       examples: { create: { name: workflowEx.name, fields: workflowEx.fields, instructions: workflowEx.instructions } },
     },
     response: { status: '201', description: 'Saved.', schema: savedWorkflowSchema, examples: { created: workflowEx } },
@@ -712,7 +752,7 @@ const WORKFLOW_ROUTES: CompanyRoute[] = [
       'Changes what the body names (billing administrators); `revision` goes up by one. Requests made before keep what they were quoted with.',
     parameters: [workflowIdParam],
     body: {
-      schema: { type: 'object', additionalProperties: false, minProperties: 1, properties: WORKFLOW_BODY },
+      schema: savedWorkflowUpdateSchema,
       examples: { rename: { name: 'Supplier invoices (EU)' } },
     },
     response: {
@@ -824,731 +864,435 @@ const CREDIT_PACK_ROUTES: CompanyRoute[] = [
   },
 ];
 
-function paths(): Record<string, Schema> {
-  const t = (tag: string) => [tag];
-  return {
-    '/api/company/session': {
-      post: {
-        operationId: 'signIn',
-        tags: t('Session'),
-        summary: 'Sign in',
-        security: [],
-        description: `Sets the session cookie \`${COMPANY_SESSION_COOKIE}\` (HttpOnly, Secure, SameSite=Strict, Path=/) and returns the CSRF token every mutation must send as \`X-CSRF-Token\`. A wrong address and a wrong password get the same 401. Attempts per address are limited (429 with Retry-After). Needs an allowed \`Origin\`.`,
-        requestBody: body(companyContract.ref(signInSchema), {
-          signIn: { email: 'ops@example.com', password: 'correct horse battery staple' },
-        }),
-        responses: {
-          ...ok(
-            'Signed in.',
-            schemaRef('SignedIn'),
-            { signedIn: { csrf_token: 'f'.repeat(64), expires_at: EX.at, member: memberEx, company: companyEx } },
-            '201',
-            {
-              'Set-Cookie': header(
-                'The session cookie.',
-                { type: 'string', pattern: `^${COMPANY_SESSION_COOKIE}=` },
-                true,
-              ),
-            },
-          ),
-          ...errorsOf({ public: true, mutation: true }),
-        },
-      },
-      get: {
-        operationId: 'getSession',
-        tags: t('Session'),
-        summary: 'Who is signed in',
-        security: SESSION,
-        description: 'The member, the company and the CSRF token again (for a reloaded page).',
-        responses: {
-          ...ok('The session.', schemaRef('Session'), {
-            session: { csrf_token: 'f'.repeat(64), member: memberEx, company: companyEx },
-          }),
-          ...errorsOf({}),
-        },
-      },
-      delete: {
-        operationId: 'signOut',
-        tags: t('Session'),
-        summary: 'Sign out',
-        security: MUTATION,
-        description: 'Ends the session and clears the cookie.',
-        responses: { '204': { description: 'Signed out.', headers: plain() }, ...errorsOf({ mutation: true }) },
-      },
-    },
-    '/api/company/invitations/accept': {
-      post: {
-        operationId: 'acceptInvitation',
-        tags: t('Members'),
-        summary: 'Accept an invitation',
-        security: [],
-        description:
-          "Joins the company with the role of the invitation and sets the account's password (12 to 256 characters); then sign in. Once per invitation, before it expires; an unknown, used, revoked or expired token is one answer (404 `invitation_invalid`).",
-        requestBody: body(
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['token', 'password'],
-            properties: {
-              token: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
-              password: { type: 'string', minLength: 12, maxLength: 256, pattern: NO_NUL },
-            },
-          },
-          {
-            accept: {
-              token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2V',
-              password: 'a long and personal passphrase',
-            },
-          },
-        ),
-        responses: {
-          ...ok(
-            'Joined.',
-            schemaRef('Joined'),
-            { joined: { member: { ...memberEx, role: 'member' }, company: companyEx } },
-            '201',
-          ),
-          ...errorsOf({
-            public: true,
-            mutation: true,
-            notFound: ['invitation_invalid'],
-            codes409: ['limit_reached', 'account_in_other_company'],
-          }),
-        },
-      },
-    },
-    '/api/company/jobs': {
-      get: {
-        operationId: 'listJobs',
-        tags: t('Jobs'),
-        summary: "The company's jobs",
-        security: SESSION,
-        description: "Every member may list the company's jobs, newest first, in the `/v1` job format.",
-        parameters: [limitParam, beforeParam('jobs')],
-        responses: {
-          ...ok('A page of jobs.', schemaRef('JobPage'), { empty: { data: [], next_cursor: null } }),
-          ...errorsOf({ query: true }),
-        },
-      },
-    },
-    '/api/company/uploads': {
-      get: {
-        operationId: 'listUploads',
-        tags: t('Jobs'),
-        summary: "The company's uploads",
-        security: SESSION,
-        description:
-          "Every member may list the company's uploads that still hold storage, newest first, as `GET /v1/uploads` lists them (with " +
-          '`in_use`, `job_count` and `batch_count`). Only `limit` and `before` are taken; any other or a repeated parameter is 422.',
-        parameters: [limitParam, beforeParam('uploads')],
-        responses: {
-          ...ok('A page of uploads.', schemaRef('UploadPage'), { empty: { data: [], next_cursor: null } }),
-          ...errorsOf({ query: true }),
-        },
-      },
-    },
-    '/api/company/batches': {
-      get: {
-        operationId: 'listBatches',
-        tags: t('Jobs'),
-        summary: "The company's batches",
-        security: SESSION,
-        description:
-          "Every member may list the company's batches, newest first, each with its progress and credits but without its children (those are the `/v1` jobs with its `batch_id`).",
-        parameters: [limitParam, beforeParam('batches')],
-        responses: {
-          ...ok('A page of batches.', schemaRef('BatchPage'), { empty: { data: [], next_cursor: null } }),
-          ...errorsOf({ query: true }),
-        },
-      },
-    },
-    '/api/company/jobs/{job_id}': {
-      get: {
-        operationId: 'getJob',
-        tags: t('Jobs'),
-        summary: 'A job',
-        security: SESSION,
-        description:
-          "One of the company's jobs (every member), in the `/v1` job format; its `download_path`s are the `/v1` ones, and the same files download in this session at `/api/company/jobs/{job_id}/results/{index}`.",
-        parameters: [jobIdParam],
-        responses: { ...ok('The job.', schemaRef('Job'), {}), ...errorsOf({ ids: true }) },
-      },
-    },
-    '/api/company/jobs/{job_id}/results/{index}': {
-      get: {
-        operationId: 'downloadResult',
-        tags: t('Jobs'),
-        summary: 'Download a result file',
-        security: SESSION,
-        description:
-          "The bytes of a completed job's result file `index` (from 0, the order of `result.files`), as an attachment (every member).",
-        parameters: [
-          jobIdParam,
-          pathParam(
-            'index',
-            { type: 'string', pattern: '^[0-9]{1,3}$' },
-            'The 0-based position in `result.files`.',
-            '0',
-          ),
-        ],
-        responses: {
-          '200': {
-            description: 'The file.',
-            headers: plain(),
-            content: {
-              'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
-            },
-          },
-          ...errorsOf({ ids: true, codes409: ['conflict'] }),
-          '410': errors(410, ['gone'], 'The results passed retention.'),
-        },
-      },
-    },
-    '/api/company/jobs/{job_id}/extraction': {
-      get: {
-        operationId: 'getExtractionReview',
-        tags: t('Extraction review'),
-        summary: 'The review of an extraction',
-        security: SESSION,
-        description:
-          "A completed `flow-extract` job's values beside the evidence each was read from, with the evidence check's flags, the corrections made so far (who, when, old, new) and the result files: the originals and the latest revision's regenerated exports (every member).",
-        parameters: [jobIdParam],
-        responses: {
-          ...ok('The review.', schemaRef('ExtractionReview'), {}),
-          ...errorsOf({ ids: true, codes409: ['conflict'] }),
-          '410': errors(410, ['gone'], 'The results passed retention.'),
-        },
-      },
-    },
-    '/api/company/jobs/{job_id}/extraction/corrections': {
-      post: {
-        operationId: 'correctExtraction',
-        tags: t('Extraction review'),
-        summary: 'Correct extracted fields',
-        security: MUTATION,
-        description:
-          'One revision of corrections of scalar fields (every member). Each is recorded with the member, the time, the value before and after; the three exports are rendered again ' +
-          "with the corrections as new result files (`<name>-reviewed.xlsx`, `-reviewed-csv.zip`, `-reviewed.json`) beside the originals, which never change; the previous revision's " +
-          "regenerated files are replaced. No credits are charged. `revision` must be the review's current revision (409 otherwise, nothing changed). A value is given in the form the " +
-          "exports hold it (dates `YYYY-MM-DD`, amounts `1234.50`, currencies ISO 4217, IBANs and VAT numbers compact), or null to clear the field; a correction with the field's " +
-          'current value confirms it. A corrected field has no evidence and is no longer flagged.',
-        parameters: [jobIdParam],
-        requestBody: body(schemaRef('ExtractionCorrections'), {
-          correct: {
-            revision: 0,
-            corrections: [
-              { document: 0, field: 'total', value: '1234.50' },
-              { document: 0, field: 'due_date', value: null },
-            ],
-          },
-        }),
-        responses: {
-          ...ok('The review at its new revision.', schemaRef('ExtractionReview'), {}, '201'),
-          ...errorsOf({ mutation: true, ids: true, codes409: ['conflict', 'limit_reached'] }),
-          '410': errors(410, ['gone'], 'The results passed retention.'),
-        },
-      },
-    },
-    '/api/company/batches/{batch_id}': {
-      get: {
-        operationId: 'getBatch',
-        tags: t('Jobs'),
-        summary: 'A batch',
-        security: SESSION,
-        description:
-          "One of the company's batches with its progress, credits and children, as `GET /v1/batches/{batch_id}` (every member).",
-        parameters: [
-          idParam('batch_id', 'bat', 'Batch'),
-          {
-            name: 'limit',
-            in: 'query',
-            required: false,
-            description: `Children per page, 1 to ${BATCH_LIMITS.maxItems} (default ${BATCH_LIMITS.childrenPageDefault}).`,
-            schema: { type: 'integer', minimum: 1, maximum: BATCH_LIMITS.maxItems },
-          },
-          {
-            name: 'after',
-            in: 'query',
-            required: false,
-            description: 'The first `item_index` of the page (default 0): the `next_after` of the previous page.',
-            schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-          },
-        ],
-        responses: { ...ok('The batch.', schemaRef('Batch'), {}), ...errorsOf({ ids: true, query: true }) },
-      },
-    },
-    '/api/company/batches/{batch_id}/results.zip': {
-      get: {
-        operationId: 'downloadBatchResults',
-        tags: t('Jobs'),
-        summary: "A batch's results ZIP",
-        security: SESSION,
-        description:
-          'Once the batch has ended: its successful results in one folder per item plus `manifest.json`, as `GET /v1/batches/{batch_id}/results.zip` (every member).',
-        parameters: [idParam('batch_id', 'bat', 'Batch')],
-        responses: {
-          '200': {
-            description: 'The ZIP.',
-            headers: plain(),
-            content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
-          },
-          ...errorsOf({ ids: true, codes409: ['batch_not_terminal'] }),
-          '410': errors(410, ['gone'], 'The results passed retention.'),
-          '413': errors(413, ['batch_zip_too_large'], 'Over 1 GB.'),
-        },
-      },
-    },
-    '/api/company/batches/{batch_id}/retry-failed': {
-      post: {
-        operationId: 'retryFailedBatchItems',
-        tags: t('Jobs'),
-        summary: 'Re-run the failed items as a new batch',
-        security: MUTATION,
-        description:
-          'Billing administrators: what `POST /v1/batches/{batch_id}/retry-failed` does (a new batch, `retry_of` the original, of its failed and cancelled items, each quoted and ' +
-          'reserved anew, atomically), recorded as submitted by the member instead of an API key. No body and no `Idempotency-Key`: a second request while a retry of the same ' +
-          'batch is still queued or processing gets 409 `batch_retry_in_progress`, so a double click makes one retry batch. Once that retry has ended, the original may be retried again.',
-        parameters: [idParam('batch_id', 'bat', 'Batch')],
-        requestBody: emptyBody,
-        responses: {
-          ...ok(
-            'Accepted: the failed items are queued again as a new batch (its path in `Location`).',
-            schemaRef('Batch'),
-            {},
-            '202',
-            { Location: header('`/api/company/batches/{id}` of the new batch.', { type: 'string' }, true) },
-          ),
-          ...errorsOf({
-            admin: true,
-            mutation: true,
-            ids: true,
-            codes409: [
-              'batch_not_terminal',
-              'batch_has_no_failed_items',
-              'batch_retry_needs_password',
-              'batch_retry_in_progress',
-            ],
-          }),
-          '402': errors(402, ['insufficient_credits'], 'Not enough credits for the new quote.'),
-          '410': errors(410, ['gone'], 'A source of a failed item is past its 7-day retention.'),
-          '429': errors(429, ['rate_limited', 'queue_full'], 'Over a request limit, or the queue limit.', {
-            'Retry-After': headerRef('Retry-After'),
-          }),
-        },
-      },
-    },
-    '/api/company/credits': {
-      get: {
-        operationId: 'getCredits',
-        tags: t('Jobs'),
-        summary: 'Credits and the ledger',
-        security: SESSION,
-        description:
-          "The company's available and reserved credits and its ledger as a feed, as `GET /v1/credits` (every member).",
-        parameters: [
-          {
-            name: 'after',
-            in: 'query',
-            required: false,
-            description: 'Return entries with a greater id (default 0: from the first).',
-            schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
-          },
-          limitParam,
-        ],
-        responses: { ...ok('Credits.', schemaRef('Credits'), {}), ...errorsOf({ query: true }) },
-      },
-    },
-    ...routeTablePaths(TEAM_ROUTES, companyContract, errorsOf),
-    ...routeTablePaths(WORKFLOW_ROUTES, companyContract, errorsOf),
-    ...routeTablePaths(WEBHOOK_ROUTES, companyContract, errorsOf),
-    '/api/company/deliveries': {
-      get: {
-        operationId: 'listDeliveries',
-        tags: t('Webhooks'),
-        summary: 'Delivery history',
-        security: SESSION,
-        parameters: [limitParam, beforeParam('deliveries')],
-        responses: {
-          ...ok('A page of deliveries (never a body).', schemaRef('DeliveryPage'), {
-            page: { data: [deliveryEx], next_cursor: null },
-          }),
-          ...errorsOf({ admin: true, query: true }),
-        },
-      },
-    },
-    '/api/company/deliveries/{delivery_id}': {
-      get: {
-        operationId: 'getDelivery',
-        tags: t('Webhooks'),
-        summary: 'A delivery with its attempts',
-        security: SESSION,
-        parameters: [idParam('delivery_id', 'dlv', 'Delivery')],
-        responses: {
-          ...ok('The delivery and every attempt.', schemaRef('DeliveryDetail'), {
-            delivery: {
-              ...deliveryEx,
-              attempts_detail: [
-                {
-                  attempt: 1,
-                  outcome: 'retry',
-                  status_code: 503,
-                  error: null,
-                  duration_ms: 120,
-                  key_version: 1,
-                  started_at: EX.at,
-                },
-                {
-                  attempt: 2,
-                  outcome: 'delivered',
-                  status_code: 200,
-                  error: null,
-                  duration_ms: 85,
-                  key_version: 1,
-                  started_at: '2025-03-04T09:16:05.000Z',
-                },
-              ],
-            },
-          }),
-          ...errorsOf({ admin: true, ids: true }),
-        },
-      },
-    },
-    ...routeTablePaths(CREDIT_PACK_ROUTES, companyContract, errorsOf),
-    [COMPANY_OPENAPI_PATH]: {
-      get: {
-        operationId: 'getOpenApi',
-        tags: t('Documentation'),
-        summary: 'This document',
-        security: [],
-        responses: {
-          '200': {
-            description: 'The OpenAPI 3.1 document.',
-            headers: plain(),
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['openapi', 'paths'],
-                  properties: { openapi: { type: 'string' }, paths: { type: 'object' } },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-    [COMPANY_DOCS_PATH]: {
-      get: {
-        operationId: 'getDocs',
-        tags: t('Documentation'),
-        summary: 'This guide (HTML)',
-        security: [],
-        responses: {
-          '200': {
-            description: 'The page.',
-            headers: plain(),
-            content: { 'text/html': { schema: { type: 'string' } } },
-          },
-        },
-      },
-    },
-  };
-}
+const sessionEx = { csrf_token: 'f'.repeat(64), member: memberEx, company: companyEx };
 
-const obj = closedObject;
-/** The company session's shapes written as zod schemas (domain/validation/company.ts), named as its components. */
-const companyContract = new Contract({
-  requests: {
-    WebhookCreate: v1WebhookCreateSchema,
-    SignIn: signInSchema,
-    KeyCreate: keyCreateSchema,
-    InvitationCreate: invitationCreateSchema,
-    PackPurchaseCreate: packPurchaseSchema,
+/** Sign-in, the session and accepting an invitation. */
+const SESSION_ROUTES: CompanyRoute[] = [
+  {
+    method: 'post',
+    path: '/api/company/session',
+    operationId: 'signIn',
+    tag: 'Session',
+    summary: 'Sign in',
+    security: 'public',
+    description: `Sets the session cookie \`${COMPANY_SESSION_COOKIE}\` (HttpOnly, Secure, SameSite=Strict, Path=/) and returns the CSRF token every mutation must send as \`X-CSRF-Token\`. A wrong address and a wrong password get the same 401. Attempts per address are limited (429 with Retry-After). Needs an allowed \`Origin\`.`,
+    body: {
+      schema: signInSchema,
+      examples: { signIn: { email: 'ops@example.com', password: 'correct horse battery staple' } },
+    },
+    response: {
+      status: '201',
+      description: 'Signed in.',
+      schema: companySignedInSchema,
+      examples: { signedIn: { ...sessionEx, expires_at: EX.at } },
+      headers: {
+        'Set-Cookie': header('The session cookie.', { type: 'string', pattern: `^${COMPANY_SESSION_COOKIE}=` }, true),
+      },
+    },
+    errors: { public: true, mutation: true },
   },
-  responses: {
-    Webhook: v1WebhookSchema,
-    NewWebhook: newV1WebhookSchema,
-    RotatedWebhook: rotatedV1WebhookSchema,
-    DeletedWebhook: deletedV1WebhookSchema,
-    WebhookList: v1WebhookListSchema,
-    Key: companyKeySchema,
-    NewKey: newCompanyKeySchema,
-    KeyList: companyKeyListSchema,
-    Invitation: invitationSchema,
-    RevokedInvitation: revokedInvitationSchema,
-    InvitationList: invitationListSchema,
-    MemberList: memberListSchema,
-    Removed: removedMemberSchema,
-    CreditPacks: creditPacksSchema,
-    Purchase: purchaseSchema,
-    PurchasePage: purchasePageSchema,
-    SavedWorkflow: savedWorkflowSchema,
-    SavedWorkflowList: savedWorkflowListSchema,
-    DeletedSavedWorkflow: deletedSavedWorkflowSchema,
+  {
+    method: 'get',
+    path: '/api/company/session',
+    operationId: 'getSession',
+    tag: 'Session',
+    summary: 'Who is signed in',
+    security: 'session',
+    description: 'The member, the company and the CSRF token again (for a reloaded page).',
+    response: { description: 'The session.', schema: companySessionSchema, examples: { session: sessionEx } },
+    errors: {},
   },
-});
-const DELIVERY_FIELDS: Record<string, Schema> = {
-  id: id('dlv', 'Delivery'),
-  webhook_id: id('whe', 'Webhook'),
-  event_id: { type: 'string' },
-  event_type: { type: 'string' },
-  status: { enum: ['pending', 'retrying', 'delivered', 'failed'] },
-  attempts: { type: 'integer', minimum: 0 },
-  max_attempts: { type: 'integer', minimum: 1 },
-  next_attempt_at: nullable(dateTime),
-  last_status_code: nullable({ type: 'integer' }),
-  last_error: nullable({ type: 'string' }),
-  created_at: dateTime,
-  delivered_at: nullable(dateTime),
-  failed_at: nullable(dateTime),
-};
-const MEMBER = obj(['id', 'email', 'role'], {
-  id: id('mem', 'Member'),
-  email: { type: 'string' },
-  role: { enum: ['member', 'billing_admin'] },
-});
-const COMPANY = obj(['id', 'name'], { id: { type: 'string' }, name: { type: 'string' } });
-const SESSION_FIELDS = {
-  csrf_token: {
-    type: 'string',
-    pattern: '^[0-9a-f]{64}$',
-    description: 'Send it as `X-CSRF-Token` on every mutation.',
+  {
+    method: 'delete',
+    path: '/api/company/session',
+    operationId: 'signOut',
+    tag: 'Session',
+    summary: 'Sign out',
+    security: 'mutation',
+    description: 'Ends the session and clears the cookie.',
+    response: { status: '204', description: 'Signed out.' },
+    errors: { mutation: true },
   },
-  member: MEMBER,
-  company: COMPANY,
-};
+  {
+    method: 'post',
+    path: '/api/company/invitations/accept',
+    operationId: 'acceptInvitation',
+    tag: 'Members',
+    summary: 'Accept an invitation',
+    security: 'public',
+    description:
+      "Joins the company with the role of the invitation and sets the account's password (12 to 256 characters once NFKC-normalised); then sign in. Once per invitation, before it expires; an unknown, used, revoked or expired token is one answer (404 `invitation_invalid`).",
+    body: {
+      schema: invitationAcceptSchema,
+      examples: {
+        accept: { token: 'Zm9yLWV4YW1wbGUtb25seS1ub3QtYS1yZWFsLXRva2V', password: 'a long and personal passphrase' },
+      },
+    },
+    response: {
+      status: '201',
+      description: 'Joined.',
+      schema: joinedSchema,
+      examples: { joined: { member: { ...memberEx, role: 'member' }, company: companyEx } },
+    },
+    errors: {
+      public: true,
+      mutation: true,
+      notFound: ['invitation_invalid'],
+      codes409: ['limit_reached', 'account_in_other_company'],
+    },
+  },
+];
 
-const EVIDENCE = nullable(
-  obj(['page', 'snippet', 'box', 'source', 'path', 'file'], {
-    page: {
-      ...nullable({ type: 'integer', minimum: 1 }),
-      description: "Null for a value read from an e-invoice's XML (`source` `xml`).",
-    },
-    snippet: { type: 'string' },
-    box: {
-      ...nullable(
-        obj(['x0', 'y0', 'x1', 'y1'], {
-          x0: { type: 'number' },
-          y0: { type: 'number' },
-          x1: { type: 'number' },
-          y1: { type: 'number' },
-        }),
-      ),
-      description: "In PDF points from the page's top-left corner; null on a plain-text page and for XML evidence.",
-    },
-    source: {
-      type: 'string',
-      enum: ['page', 'xml'],
-      description: 'The text of `page`, or an element of the e-invoice XML (docs/processing.md "E-invoices").',
-    },
-    path: {
-      ...nullable({ type: 'string' }),
-      description:
-        "`source` `xml`: the XML element's path; a sum of several elements (a FatturaPA subtotal or tax) names their paths joined by ` + `.",
-    },
-    file: {
-      ...nullable({ type: 'string' }),
-      description: "`source` `xml`: the XML's file name in the PDF; null for an uploaded XML.",
-    },
-  }),
-);
-const FLAG = {
-  flagged: {
-    type: 'boolean',
-    description: 'The evidence check or a document check (the totals, the dates…) failed: look at it.',
-  },
-  reason: { ...nullable({ type: 'string' }), description: 'Why, each reason once, separated by "; ".' },
-};
-const REVIEW_FILE = obj(['index', 'name', 'download_path', 'bytes', 'content_type'], {
-  index: { type: 'integer', minimum: 0 },
-  name: { type: 'string' },
-  download_path: { type: 'string' },
-  bytes: { type: 'integer', minimum: 0 },
-  content_type: { type: 'string' },
-});
+const gone = { '410': errors(410, ['gone'], 'The results passed retention.') };
+const batchIdParam = idParam('batch_id', 'bat', 'Batch');
 
-/** The extraction review and its corrections (api/company/extraction-review.handlers.ts). */
-function reviewSchemas(): Record<string, Schema> {
-  return {
-    ExtractionReview: obj(
-      ['job_id', 'revision', 'fields', 'forms', 'review_required', 'documents', 'corrections', 'files', 'expires_at'],
+/** The company's jobs, uploads, batches and credits (every member; retrying a batch's failures: administrators). */
+const JOB_ROUTES: CompanyRoute[] = [
+  {
+    method: 'get',
+    path: '/api/company/jobs',
+    operationId: 'listJobs',
+    tag: 'Jobs',
+    summary: "The company's jobs",
+    security: 'session',
+    description: "Every member may list the company's jobs, newest first, in the `/v1` job format.",
+    parameters: [limitParam, beforeParam('jobs')],
+    response: { description: 'A page of jobs.', schema: jobPageSchema, examples: { empty: emptyPage } },
+    errors: { query: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/uploads',
+    operationId: 'listUploads',
+    tag: 'Jobs',
+    summary: "The company's uploads",
+    security: 'session',
+    description:
+      "Every member may list the company's uploads that still hold storage, newest first, as `GET /v1/uploads` lists them (with " +
+      '`in_use`, `job_count` and `batch_count`). Only `limit` and `before` are taken; any other or a repeated parameter is 422.',
+    parameters: [limitParam, beforeParam('uploads')],
+    response: { description: 'A page of uploads.', schema: uploadPageSchema, examples: { empty: emptyPage } },
+    errors: { query: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/batches',
+    operationId: 'listBatches',
+    tag: 'Jobs',
+    summary: "The company's batches",
+    security: 'session',
+    description:
+      "Every member may list the company's batches, newest first, each with its progress and credits but without its children (those are the `/v1` jobs with its `batch_id`).",
+    parameters: [limitParam, beforeParam('batches')],
+    response: { description: 'A page of batches.', schema: batchPageSchema, examples: { empty: emptyPage } },
+    errors: { query: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/jobs/{job_id}',
+    operationId: 'getJob',
+    tag: 'Jobs',
+    summary: 'A job',
+    security: 'session',
+    description:
+      "One of the company's jobs (every member), in the `/v1` job format; its `download_path`s are the `/v1` ones, and the same files download in this session at `/api/company/jobs/{job_id}/results/{index}`.",
+    parameters: [jobIdParam],
+    response: { description: 'The job.', schema: jobSchema },
+    errors: { ids: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/jobs/{job_id}/results/{index}',
+    operationId: 'downloadResult',
+    tag: 'Jobs',
+    summary: 'Download a result file',
+    security: 'session',
+    description:
+      "The bytes of a completed job's result file `index` (from 0, the order of `result.files`), as an attachment (every member).",
+    parameters: [
+      jobIdParam,
+      pathParam('index', parameter(resultIndexSchema), 'The 0-based position in `result.files`.', '0'),
+    ],
+    response: {
+      description: 'The file.',
+      content: {
+        'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+      },
+    },
+    errors: { ids: true, codes409: ['conflict'] },
+    moreErrors: gone,
+  },
+  {
+    method: 'get',
+    path: '/api/company/batches/{batch_id}',
+    operationId: 'getBatch',
+    tag: 'Jobs',
+    summary: 'A batch',
+    security: 'session',
+    description:
+      "One of the company's batches with its progress, credits and children, as `GET /v1/batches/{batch_id}` (every member).",
+    parameters: [
+      batchIdParam,
       {
-        job_id: id('job', 'Job'),
-        revision: {
-          type: 'integer',
-          minimum: 0,
-          description: 'How many revisions of corrections were made (0: none); send it back with the next corrections.',
-        },
-        fields: { type: 'array', items: { type: 'string' } },
-        forms: {
-          type: 'object',
-          additionalProperties: { type: 'string' },
-          description:
-            'For each field, the form a correction takes (e.g. `a date as YYYY-MM-DD, e.g. "2026-03-31"`), as a 422 words it.',
-        },
-        review_required: {
-          type: 'boolean',
-          description: 'Some document still has a flagged value that was not corrected.',
-        },
-        documents: {
-          type: 'array',
-          items: obj(
-            [
-              'index',
-              'document',
-              'upload_id',
-              'pages',
-              'review_required',
-              'review_reasons',
-              'warnings',
-              'fields',
-              'items',
-              'lines',
-            ],
-            {
-              index: { type: 'integer', minimum: 0 },
-              document: { type: 'string' },
-              upload_id: nullable({ type: 'string' }),
-              pages: { type: 'integer', minimum: 0 },
-              review_required: { type: 'boolean' },
-              review_reasons: { type: 'array', items: { type: 'string' } },
-              warnings: { type: 'array', items: { type: 'string' } },
-              fields: {
-                type: 'object',
-                additionalProperties: obj(['value', 'extracted_value', 'evidence', 'flagged', 'reason', 'corrected'], {
-                  value: nullable({ type: 'string' }),
-                  extracted_value: { ...nullable({ type: 'string' }), description: 'What the engine read.' },
-                  evidence: EVIDENCE,
-                  ...FLAG,
-                  corrected: { type: 'boolean' },
-                }),
-              },
-              items: {
-                type: 'array',
-                items: obj(
-                  [...LINE_ITEM_COLUMNS],
-                  Object.fromEntries(
-                    LINE_ITEM_COLUMNS.map((c) => [
-                      c,
-                      obj(['value', 'evidence', 'flagged', 'reason'], {
-                        value: nullable({ type: 'string' }),
-                        evidence: EVIDENCE,
-                        ...FLAG,
-                      }),
-                    ]),
-                  ),
-                ),
-              },
-              lines: {
-                type: 'array',
-                items: EVIDENCE,
-                description:
-                  "For each line item (same order as `items`), where the whole line is: the page of its description, the union of its cells' boxes on that page and their snippets in reading order; null when no cell has evidence.",
-              },
-            },
-          ),
-        },
-        corrections: {
-          type: 'array',
-          items: obj(
-            ['id', 'revision', 'document', 'field', 'previous_value', 'value', 'corrected_by', 'corrected_at'],
-            {
-              id: id('exc', 'Correction'),
-              revision: { type: 'integer', minimum: 1 },
-              document: { type: 'integer', minimum: 0 },
-              field: { type: 'string' },
-              previous_value: nullable({ type: 'string' }),
-              value: nullable({ type: 'string' }),
-              corrected_by: { type: 'string', description: "The member's e-mail address." },
-              corrected_at: dateTime,
-            },
-          ),
-        },
-        files: obj(['original', 'reviewed'], {
-          original: { type: 'array', items: REVIEW_FILE },
-          reviewed: { type: 'array', items: REVIEW_FILE, description: 'Empty before the first correction.' },
-        }),
-        expires_at: nullable(dateTime),
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: `Children per page, 1 to ${BATCH_LIMITS.maxItems} (default ${BATCH_LIMITS.childrenPageDefault}).`,
+        schema: parameter(childrenLimitSchema),
       },
-    ),
-    ExtractionCorrections: obj(['revision', 'corrections'], {
-      revision: { type: 'integer', minimum: 0 },
-      corrections: {
-        type: 'array',
-        minItems: 1,
-        maxItems: MAX_CORRECTIONS_PER_REQUEST,
-        items: obj(['document', 'field', 'value'], {
-          document: {
-            type: 'integer',
-            minimum: 0,
-            maximum: 10_000,
-            description: 'The 0-based index of the input document.',
-          },
-          field: {
-            type: 'string',
-            minLength: 1,
-            maxLength: 200,
-            description: "One of the job's fields (line items are not corrected).",
-          },
-          value: nullable({ type: 'string', maxLength: 10_000 }),
-        }),
+      {
+        name: 'after',
+        in: 'query',
+        required: false,
+        description: 'The first `item_index` of the page (default 0): the `next_after` of the previous page.',
+        schema: parameter(afterSchema),
       },
-    }),
-  };
+    ],
+    response: { description: 'The batch.', schema: batchSchema },
+    errors: { ids: true, query: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/batches/{batch_id}/results.zip',
+    operationId: 'downloadBatchResults',
+    tag: 'Jobs',
+    summary: "A batch's results ZIP",
+    security: 'session',
+    description:
+      'Once the batch has ended: its successful results in one folder per item plus `manifest.json`, as `GET /v1/batches/{batch_id}/results.zip` (every member).',
+    parameters: [batchIdParam],
+    response: {
+      description: 'The ZIP.',
+      content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
+    },
+    errors: { ids: true, codes409: ['batch_not_terminal'] },
+    moreErrors: { ...gone, '413': errors(413, ['batch_zip_too_large'], 'Over 1 GB.') },
+  },
+  {
+    method: 'post',
+    path: '/api/company/batches/{batch_id}/retry-failed',
+    operationId: 'retryFailedBatchItems',
+    tag: 'Jobs',
+    summary: 'Re-run the failed items as a new batch',
+    security: 'mutation',
+    description:
+      'Billing administrators: what `POST /v1/batches/{batch_id}/retry-failed` does (a new batch, `retry_of` the original, of its failed and cancelled items, each quoted and ' +
+      'reserved anew, atomically), recorded as submitted by the member instead of an API key. No body and no `Idempotency-Key`: a second request while a retry of the same ' +
+      'batch is still queued or processing gets 409 `batch_retry_in_progress`, so a double click makes one retry batch. Once that retry has ended, the original may be retried again.',
+    parameters: [batchIdParam],
+    body: 'empty',
+    response: {
+      status: '202',
+      description: 'Accepted: the failed items are queued again as a new batch (its path in `Location`).',
+      schema: batchSchema,
+      headers: { Location: header('`/api/company/batches/{id}` of the new batch.', { type: 'string' }, true) },
+    },
+    errors: {
+      admin: true,
+      mutation: true,
+      ids: true,
+      codes409: [
+        'batch_not_terminal',
+        'batch_has_no_failed_items',
+        'batch_retry_needs_password',
+        'batch_retry_in_progress',
+      ],
+    },
+    moreErrors: {
+      '402': errors(402, ['insufficient_credits'], 'Not enough credits for the new quote.'),
+      '410': errors(410, ['gone'], 'A source of a failed item is past its 7-day retention.'),
+      '429': errors(429, ['rate_limited', 'queue_full'], 'Over a request limit, or the queue limit.', {
+        'Retry-After': headerRef('Retry-After'),
+      }),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/company/credits',
+    operationId: 'getCredits',
+    tag: 'Jobs',
+    summary: 'Credits and the ledger',
+    security: 'session',
+    description:
+      "The company's available and reserved credits and its ledger as a feed, as `GET /v1/credits` (every member).",
+    parameters: [
+      {
+        name: 'after',
+        in: 'query',
+        required: false,
+        description: 'Return entries with a greater id (default 0: from the first).',
+        schema: parameter(afterSchema),
+      },
+      limitParam,
+    ],
+    response: { description: 'Credits.', schema: creditsSchema },
+    errors: { query: true },
+  },
+];
+
+/** The review of a `flow-extract` job and its corrections (every member). */
+const REVIEW_ROUTES: CompanyRoute[] = [
+  {
+    method: 'get',
+    path: '/api/company/jobs/{job_id}/extraction',
+    operationId: 'getExtractionReview',
+    tag: 'Extraction review',
+    summary: 'The review of an extraction',
+    security: 'session',
+    description:
+      "A completed `flow-extract` job's values beside the evidence each was read from, with the evidence check's flags, the corrections made so far (who, when, old, new) and the result files: the originals and the latest revision's regenerated exports (every member).",
+    parameters: [jobIdParam],
+    response: { description: 'The review.', schema: extractionReviewSchema },
+    errors: { ids: true, codes409: ['conflict'] },
+    moreErrors: gone,
+  },
+  {
+    method: 'post',
+    path: '/api/company/jobs/{job_id}/extraction/corrections',
+    operationId: 'correctExtraction',
+    tag: 'Extraction review',
+    summary: 'Correct extracted fields',
+    security: 'mutation',
+    description:
+      'One revision of corrections of scalar fields (every member). Each is recorded with the member, the time, the value before and after; the three exports are rendered again ' +
+      "with the corrections as new result files (`<name>-reviewed.xlsx`, `-reviewed-csv.zip`, `-reviewed.json`) beside the originals, which never change; the previous revision's " +
+      "regenerated files are replaced. No credits are charged. `revision` must be the review's current revision (409 otherwise, nothing changed). A value is given in the form the " +
+      "exports hold it (dates `YYYY-MM-DD`, amounts `1234.50`, currencies ISO 4217, IBANs and VAT numbers compact), or null to clear the field; a correction with the field's " +
+      'current value confirms it. A corrected field has no evidence and is no longer flagged.',
+    parameters: [jobIdParam],
+    body: {
+      schema: correctionsSchema,
+      examples: {
+        correct: {
+          revision: 0,
+          corrections: [
+            { document: 0, field: 'total', value: '1234.50' },
+            { document: 0, field: 'due_date', value: null },
+          ],
+        },
+      },
+    },
+    response: { status: '201', description: 'The review at its new revision.', schema: extractionReviewSchema },
+    errors: { mutation: true, ids: true, codes409: ['conflict', 'limit_reached'] },
+    moreErrors: gone,
+  },
+];
+
+/** The /v1 webhooks' delivery history (billing administrators). */
+const DELIVERY_ROUTES: CompanyRoute[] = [
+  {
+    method: 'get',
+    path: '/api/company/deliveries',
+    operationId: 'listDeliveries',
+    tag: 'Webhooks',
+    summary: 'Delivery history',
+    security: 'session',
+    parameters: [limitParam, beforeParam('deliveries')],
+    response: {
+      description: 'A page of deliveries (never a body).',
+      schema: deliveryPageSchema,
+      examples: { page: { data: [deliveryEx], next_cursor: null } },
+    },
+    errors: { admin: true, query: true },
+  },
+  {
+    method: 'get',
+    path: '/api/company/deliveries/{delivery_id}',
+    operationId: 'getDelivery',
+    tag: 'Webhooks',
+    summary: 'A delivery with its attempts',
+    security: 'session',
+    parameters: [idParam('delivery_id', 'dlv', 'Delivery')],
+    response: {
+      description: 'The delivery and every attempt.',
+      schema: v1DeliveryDetailSchema,
+      examples: {
+        delivery: {
+          ...deliveryEx,
+          attempts_detail: [
+            {
+              attempt: 1,
+              outcome: 'retry',
+              status_code: 503,
+              error: null,
+              duration_ms: 120,
+              key_version: 1,
+              started_at: EX.at,
+            },
+            {
+              attempt: 2,
+              outcome: 'delivered',
+              status_code: 200,
+              error: null,
+              duration_ms: 85,
+              key_version: 1,
+              started_at: '2025-03-04T09:16:05.000Z',
+            },
+          ],
+        },
+      },
+    },
+    errors: { admin: true, ids: true },
+  },
+];
+
+/** This document and its page (public). */
+const DOCUMENTATION_ROUTES: CompanyRoute[] = [
+  {
+    method: 'get',
+    path: COMPANY_OPENAPI_PATH,
+    operationId: 'getOpenApi',
+    tag: 'Documentation',
+    summary: 'This document',
+    security: 'public',
+    response: {
+      description: 'The OpenAPI 3.1 document.',
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['openapi', 'paths'],
+            properties: { openapi: { type: 'string' }, paths: { type: 'object' } },
+          },
+        },
+      },
+    },
+    errors: { none: true },
+  },
+  {
+    method: 'get',
+    path: COMPANY_DOCS_PATH,
+    operationId: 'getDocs',
+    tag: 'Documentation',
+    summary: 'This guide (HTML)',
+    security: 'public',
+    response: { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+    errors: { none: true },
+  },
+];
+
+function paths(): Record<string, Schema> {
+  return routeTablePaths(
+    [
+      ...SESSION_ROUTES,
+      ...JOB_ROUTES,
+      ...REVIEW_ROUTES,
+      ...TEAM_ROUTES,
+      ...WORKFLOW_ROUTES,
+      ...WEBHOOK_ROUTES,
+      ...DELIVERY_ROUTES,
+      ...CREDIT_PACK_ROUTES,
+      ...DOCUMENTATION_ROUTES,
+    ],
+    companyContract,
+    errorsOf,
+  );
 }
 
 function schemas(): Record<string, Schema> {
   return {
-    ...processingSchemas(), // Job and what it refers to
-    ...v1ResourceSchemas(), // the upload and id components
-    SignedIn: obj(['csrf_token', 'expires_at', 'member', 'company'], { ...SESSION_FIELDS, expires_at: dateTime }),
-    Session: obj(['csrf_token', 'member', 'company'], SESSION_FIELDS),
-    Joined: obj(['member', 'company'], { member: MEMBER, company: COMPANY }),
-    JobPage: obj(['data', 'next_cursor'], {
-      data: { type: 'array', items: schemaRef('Job') },
-      next_cursor: nullable({ type: 'string' }),
-    }),
-    ...batchSchemas(processingSchemas()['Job']!), // BatchSummary and what it refers to
-    ...readSchemas(), // Credits and LedgerEntry
-    ...reviewSchemas(),
-    BatchPage: obj(['data', 'next_cursor'], {
-      data: { type: 'array', items: schemaRef('BatchSummary') },
-      next_cursor: nullable({ type: 'string' }),
-    }),
-    ...companyContract.schemas(), // the /v1 webhooks (zod)
-    Delivery: obj(Object.keys(DELIVERY_FIELDS), DELIVERY_FIELDS),
-    DeliveryPage: obj(['data', 'next_cursor'], {
-      data: { type: 'array', items: schemaRef('Delivery') },
-      next_cursor: nullable({ type: 'string' }),
-    }),
-    DeliveryDetail: obj([...Object.keys(DELIVERY_FIELDS), 'attempts_detail'], {
-      ...DELIVERY_FIELDS,
-      attempts_detail: {
-        type: 'array',
-        items: obj(['attempt', 'outcome', 'status_code', 'error', 'duration_ms', 'key_version', 'started_at'], {
-          attempt: { type: 'integer', minimum: 1 },
-          outcome: { enum: ['in_flight', 'delivered', 'retry', 'terminal', 'interrupted'] },
-          status_code: nullable({ type: 'integer' }),
-          error: nullable({ type: 'string' }),
-          duration_ms: nullable({ type: 'integer' }),
-          key_version: nullable({ type: 'integer' }),
-          started_at: dateTime,
-        }),
-      },
-    }),
-    Error: {
-      type: 'object',
-      required: ['detail', 'code', 'request_id'],
-      properties: {
-        detail: { type: 'string' },
-        code: { type: 'string', enum: CODES },
-        request_id: { type: 'string' },
-        issues: {
-          type: 'array',
-          items: obj(['path', 'message'], { path: { type: 'string' }, message: { type: 'string' } }),
-        },
-      },
-    },
+    ...processingSchemas(), // the result-file schemas of adapters/documents (the /v1 Error is replaced below)
+    ...companyContract.schemas(),
   };
 }
 
