@@ -39,7 +39,7 @@ import {
 } from '../../domain/validation/saved-workflows.js';
 import { MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
 import { BATCH_LIMITS } from '../../domain/batches.js';
-import { batchSchema, batchSummarySchema, jobSchema } from '../../domain/validation/job-records.js';
+import { batchSchema, jobSchema } from '../../domain/validation/job-records.js';
 import { creditsSchema } from '../../domain/validation/processing-responses.js';
 import { creditPacksSchema, packPurchaseSchema } from '../../domain/validation/self-service.js';
 import { keyCreateSchema, signInSchema } from '../../domain/validation/integrations.js';
@@ -60,7 +60,6 @@ import {
   CURSOR_LISTS,
   encodeCursor,
   limitSchema,
-  pageSchema,
 } from '../http/pagination.js';
 import { resultIndexSchema } from '../http/result-files.js';
 import { Contract, type Components } from '../http/contract.js';
@@ -68,6 +67,7 @@ import { componentSchemas as processingSchemas } from '../processing/openapi.sch
 import { uploadPageSchema, V1_ONLY, V1_REQUESTS, V1_RESPONSES } from '../processing/openapi.contract.js';
 import { purchaseEx } from '../integrations/openapi.examples.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
+import { batchPageSchema, deliveryPageSchema, jobPageSchema, purchasePageSchema } from './responses.js';
 
 const packPurchaseEx = {
   ...purchaseEx,
@@ -198,11 +198,6 @@ const errorSchema = z
     issues: z.array(z.strictObject({ path: z.string(), message: z.string() })).optional(),
   })
   .meta({ description: 'Every error of these routes: `{detail, code, request_id}` as on `/v1`; `issues` on a 422.' });
-
-const purchasePageSchema = pageSchema(purchaseSchema, 'purchases');
-const jobPageSchema = pageSchema(jobSchema, 'jobs');
-const batchPageSchema = pageSchema(batchSummarySchema, 'batches');
-const deliveryPageSchema = pageSchema(v1DeliverySchema, 'deliveries');
 
 /** The /v1 components this document shows too (the /v1-only ones, e.g. the webhook bodies, left out). */
 const v1Only = <T extends Components>(set: T): Components =>
