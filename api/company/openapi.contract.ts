@@ -53,6 +53,9 @@ export const COMPANY_OPENAPI_PATH = '/api/company/openapi.json';
 export const COMPANY_DOCS_PATH = '/api/company/docs';
 export const COMPANY_API_VERSION = '1.0.0';
 
+/** The answer of `GET /api/company/openapi.json`: an OpenAPI document (its own parts are not restated). */
+export const openApiDocumentSchema = z.looseObject({ openapi: z.string(), paths: z.looseObject({}) });
+
 /** The /v1 components this document shows too (the /v1-only ones, e.g. the webhook bodies, left out). */
 const v1Only = <T extends Components>(set: T): Components =>
   Object.fromEntries(Object.entries(set).filter(([name]) => !V1_ONLY.has(name)));
@@ -106,6 +109,7 @@ export const companyContract = new Contract({
     DeliveryPage: deliveryPageSchema,
     DeliveryDetail: v1DeliveryDetailSchema,
     Error: errorSchema,
+    OpenApiDocument: openApiDocumentSchema,
   },
 });
 export const parameter = companyContract.parameterSchema.bind(companyContract);

@@ -27,6 +27,7 @@ import {
   emptyPage,
   COMPANY_OPENAPI_PATH,
   COMPANY_DOCS_PATH,
+  openApiDocumentSchema,
 } from './openapi.contract.js';
 import { EX, memberEx, companyEx, deliveryEx, sessionEx } from './openapi.examples.js';
 import { type CompanyRoute } from './openapi.team-routes.js';
@@ -410,18 +411,7 @@ export const DOCUMENTATION_ROUTES: CompanyRoute[] = [
     tag: 'Documentation',
     summary: 'This document',
     security: 'public',
-    response: {
-      description: 'The OpenAPI 3.1 document.',
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['openapi', 'paths'],
-            properties: { openapi: { type: 'string' }, paths: { type: 'object' } },
-          },
-        },
-      },
-    },
+    response: { description: 'The OpenAPI 3.1 document.', schema: openApiDocumentSchema },
     errors: { none: true },
   },
   {

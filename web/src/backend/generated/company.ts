@@ -3571,6 +3571,14 @@ export interface components {
                 started_at: string;
             }[];
         };
+        OpenApiDocument: {
+            openapi: string;
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: {
         /** @description Over a request limit. */
@@ -6661,10 +6669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        openapi: string;
-                        paths: Record<string, never>;
-                    };
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
         };
