@@ -46,7 +46,6 @@ import { BATCH_LIMITS } from '../../domain/batches.js';
 import { OPERATION_SUMMARIES } from './operation-summaries.js';
 import { Contract, type Components } from '../http/contract.js';
 import { cursorPattern, type CursorList } from '../http/pagination.js';
-import type { Schema } from '../http/openapi-kit.js';
 
 /**
  * The contract of `/v1`: the zod schemas the handlers parse with and the serializers return, named as components of
@@ -165,31 +164,3 @@ export const V1_ONLY = new Set([
   'BatchEvent',
   'WebhookBatch',
 ]);
-
-/** The /v1 resource components (uploads, ids, jobs, batches, credits, capabilities), which the company session's document also shows. */
-export function v1ResourceSchemas(): Record<string, Schema> {
-  return Object.fromEntries(Object.entries(v1Contract.schemas()).filter(([name]) => !V1_ONLY.has(name)));
-}
-
-/** Picks named components of the contract. */
-function pick(names: readonly string[]): Record<string, Schema> {
-  const all = v1Contract.schemas();
-  return Object.fromEntries(names.map((n) => [n, all[n]!]));
-}
-
-/** The batch components (records and request bodies), which the company session's document also shows. */
-export function batchSchemas(_job?: Schema): Record<string, Schema> {
-  return pick([
-    'BatchJob',
-    'Batch',
-    'BatchSummary',
-    'BatchEstimate',
-    'BatchRequest',
-    ...AVAILABLE_OPERATIONS.map((op) => `Batch${requestSchemaName(op)}`),
-  ]);
-}
-
-/** The job list and capabilities components, which the company session's document also shows. */
-export function readSchemas(): Record<string, Schema> {
-  return pick(['JobList', 'PriceRule', 'Capability', 'Capabilities']);
-}
