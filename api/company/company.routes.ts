@@ -12,6 +12,8 @@ import { jsonBody } from '../http/body.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { answer } from '../http/contract.js';
+import { batchPageSchema, jobPageSchema } from './responses.js';
 import { requireAllowedOrigin, requireCsrfToken } from '../http/browser-session.js';
 import { sendResultFile } from '../http/result-files.js';
 import { mountUploadList } from '../processing/uploads.routes.js';
@@ -107,7 +109,7 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
   signedIn.get('/jobs', async (ctx) => {
     const limit = parseLimit(ctx.query['limit']);
     const rows = await listJobs(deps.db, memberOf(ctx).companyId, {}, limit, decodeCursor('jobs', ctx.query['before']));
-    ctx.body = page('jobs', rows, limit, jobJson);
+    ctx.body = answer(jobPageSchema, page('jobs', rows, limit, jobJson));
   });
 
   /** The company's uploads that hold storage, newest first, with their use by jobs (any member), as GET /v1/uploads. */
@@ -124,7 +126,10 @@ export function companyRouter(deps: CompanyRouterDeps): Router<AppState> {
     );
     const summaries = new Map<string, Awaited<ReturnType<typeof batchSummaryJson>>>();
     for (const b of rows) summaries.set(b.id, await batchSummaryJson(deps.db, b));
-    ctx.body = page('batches', rows, limit, (b) => summaries.get(b.id)!);
+    ctx.body = answer(
+      batchPageSchema,
+      page('batches', rows, limit, (b) => summaries.get(b.id)!),
+    );
   });
 
   /** One job of the company, its results and, for flow-extract, its review (any member). */

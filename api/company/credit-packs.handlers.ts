@@ -9,6 +9,8 @@ import { getPurchase, listPurchases } from '../../db/repositories/platform-purch
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { purchasePageSchema } from './responses.js';
+import { answer } from '../http/contract.js';
 import { publicBase } from '../http/public-origin.js';
 import { purchaseJson, purchaseNetworks, startPurchase } from '../../services/self-service/purchases.js';
 
@@ -44,7 +46,10 @@ export function mountCreditPacks(signedIn: Router<AppState>, admin: Router<AppSt
     const limit = parseLimit(ctx.query['limit']);
     const rows = await listPurchases(deps.db, buyer(ctx), limit, decodeCursor('purchases', ctx.query['before']));
     const now = deps.now();
-    ctx.body = page('purchases', rows, limit, (p) => purchaseJson(p, publicBase(deps.publicBaseUrl, ctx), now));
+    ctx.body = answer(
+      purchasePageSchema,
+      page('purchases', rows, limit, (p) => purchaseJson(p, publicBase(deps.publicBaseUrl, ctx), now)),
+    );
   });
 
   signedIn.get('/credit-packs/purchases/:id', async (ctx) => {

@@ -1,8 +1,10 @@
+import type { z } from 'zod';
+import type { extractionReviewSchema } from '../../domain/validation/company-responses.js';
 import { readFile } from 'node:fs/promises';
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
 import { correctedValue, expectedForm, MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
-import { LINE_ITEM_COLUMNS, type ExtractedValue } from '../../domain/extraction.js';
+import { LINE_ITEM_COLUMNS, type ExtractedValue, type LineItemColumn } from '../../domain/extraction.js';
 import { parseCorrections } from '../../domain/validation/extraction-corrections.js';
 import { invalidBody } from '../../domain/validation/proof-request.js';
 import type { FieldIssue } from '../../domain/validation/proof-request.js';
@@ -99,14 +101,14 @@ const evidenceJson = (v: ExtractedValue | undefined) => {
     page: ev.page,
     snippet: ev.snippet,
     box: ev.box,
-    source: xml ? 'xml' : 'page',
+    source: xml ? ('xml' as const) : ('page' as const),
     path: xml ? (ev.path ?? null) : null,
     file: xml ? (ev.file ?? null) : null,
   };
 };
 
 /** The review as the dashboard shows it: every value beside the evidence it was read from and its flag. */
-function reviewJson(r: LoadedReview) {
+function reviewJson(r: LoadedReview): z.input<typeof extractionReviewSchema> {
   const files = (r.job.resultFiles ?? []).map((f, i) => ({
     index: i,
     name: f.name,
@@ -146,14 +148,16 @@ function reviewJson(r: LoadedReview) {
             ];
           }),
         ),
-        items: engine.result.items.map((item, n) =>
-          Object.fromEntries(
-            LINE_ITEM_COLUMNS.map((c) => {
-              const reason = flagOf(engine.check.flagged, { item: n, column: c });
-              return [c, { value: item[c].value, evidence: evidenceJson(item[c]), flagged: reason !== null, reason }];
-            }),
-          ),
-        ),
+        items: engine.result.items.map((item, n) => {
+          const cell = (c: LineItemColumn) => {
+            const reason = flagOf(engine.check.flagged, { item: n, column: c });
+            return { value: item[c].value, evidence: evidenceJson(item[c]), flagged: reason !== null, reason };
+          };
+          return Object.fromEntries(LINE_ITEM_COLUMNS.map((c) => [c, cell(c)])) as Record<
+            LineItemColumn,
+            ReturnType<typeof cell>
+          >;
+        }),
         // Where each whole line is (page, the union of its cells' boxes, their snippets), for the reviewer.
         lines: engine.result.items.map((item) =>
           evidenceJson({ value: '', evidence: lineEvidence(item), confidence: null }),

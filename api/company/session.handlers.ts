@@ -25,10 +25,21 @@ import {
   type SessionStore,
 } from '../http/browser-session.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
+import type { z } from 'zod';
+import { answer } from '../http/contract.js';
+import {
+  companySessionSchema,
+  joinedSchema,
+  type companySignedInSchema,
+} from '../../domain/validation/company-responses.js';
 
 export type CompanySessionDeps = BrowserSessionDeps;
 
-const memberJson = (m: { id: string; email: string; role: string }) => ({ id: m.id, email: m.email, role: m.role });
+const memberJson = (m: { id: string; email: string; role: 'member' | 'billing_admin' }) => ({
+  id: m.id,
+  email: m.email,
+  role: m.role,
+});
 
 /**
  * Public routes: `POST /session` `{email, password}` (sign-in: an HttpOnly, Secure, SameSite=Strict `__Host-` cookie
@@ -69,11 +80,12 @@ export function mountPublicSession(
         admit: async (member) => {
           const company = await getCompany(deps.db, member.companyId);
           if (!company || company.status !== 'active') throw new DomainError('forbidden', 'This company is suspended');
+          const body: Omit<z.input<typeof companySignedInSchema>, 'csrf_token' | 'expires_at'> = {
+            member: memberJson({ id: member.memberId, email: member.email, role: member.role }),
+            company: { id: company.id, name: company.name },
+          };
           return {
-            body: {
-              member: memberJson({ id: member.memberId, email: member.email, role: member.role }),
-              company: { id: company.id, name: company.name },
-            },
+            body,
             log: { memberId: member.memberId, companyId: company.id },
           };
         },
@@ -96,7 +108,7 @@ export function mountPublicSession(
       'company invitation accepted',
     );
     ctx.status = 201;
-    ctx.body = { member: memberJson(member), company: { id: company.id, name: company.name } };
+    ctx.body = answer(joinedSchema, { member: memberJson(member), company: { id: company.id, name: company.name } });
   });
   return store;
 }
@@ -107,11 +119,11 @@ export type CompanySessionStore = SessionStore<CompanyMemberIdentity, CompanySes
 export function mountSession(router: Router<AppState>, store: CompanySessionStore, now: () => Date): void {
   const view: Middleware<AppState> = async (ctx) => {
     const m = memberOf(ctx);
-    ctx.body = {
+    ctx.body = answer(companySessionSchema, {
       csrf_token: sessionOf(ctx).csrfToken,
       member: memberJson(m),
       company: { id: m.companyId, name: m.companyName },
-    };
+    });
   };
   router.get('/session', view);
   router.delete('/session', async (ctx) => {

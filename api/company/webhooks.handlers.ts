@@ -32,6 +32,9 @@ import {
 import { listAttempts, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
+import { answer } from '../http/contract.js';
+import { deliveryPageSchema } from './responses.js';
+import { v1DeliveryDetailSchema, type v1DeliverySchema } from '../../domain/validation/company-responses.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { attemptJson, deliveryJson as proofDeliveryJson, destinationJson } from '../../services/webhooks/records.js';
 
@@ -56,7 +59,7 @@ const isV1WebhookEvent = (t: string): t is (typeof V1_WEBHOOK_EVENT_TYPES)[numbe
   (V1_WEBHOOK_EVENT_TYPES as readonly string[]).includes(t);
 
 /** A delivery of the history: ids, type, state and attempt counts; never the body. No manual retry on /v1. */
-function deliveryJson(d: Parameters<typeof proofDeliveryJson>[0]) {
+function deliveryJson(d: Parameters<typeof proofDeliveryJson>[0]): z.input<typeof v1DeliverySchema> {
   const { retryable: _manual, endpoint_id: webhookId, ...view } = proofDeliveryJson(d);
   return { ...view, webhook_id: webhookId };
 }
@@ -161,16 +164,16 @@ export function mountWebhooks(router: Router<AppState>, deps: CompanyWebhookDeps
     const rows = await deliveriesPage(deps.db, companyId(ctx), limit, decodeCursor('deliveries', ctx.query['before']), {
       iface: V1,
     });
-    ctx.body = page('deliveries', rows, limit, deliveryJson);
+    ctx.body = answer(deliveryPageSchema, page('deliveries', rows, limit, deliveryJson));
   });
 
   router.get('/deliveries/:id', async (ctx) => {
     const delivery = await getDeliverySummary(deps.db, companyId(ctx), ctx.params['id'] ?? '', V1);
     if (!delivery) throw new DomainError('not_found', 'Delivery not found');
     const attempts = await listAttempts(deps.db, delivery.id);
-    ctx.body = {
+    ctx.body = answer(v1DeliveryDetailSchema, {
       ...deliveryJson(delivery),
       attempts_detail: attempts.map(attemptJson),
-    };
+    });
   });
 }

@@ -111,6 +111,7 @@ export function page<T extends { id: string }, V>(
 }
 
 /** The page of a batch's children a request asks for: `limit` 1 to the batch maximum, `after` the first item index. */
+export const childrenLimitSchema = z.int().min(1).max(BATCH_LIMITS.maxItems).default(BATCH_LIMITS.childrenPageDefault);
 export const childrenPage = (ctx: AppContext) => ({
   limit: parseLimit(ctx.query['limit'], BATCH_LIMITS.childrenPageDefault, BATCH_LIMITS.maxItems),
   after: parseAfter(ctx.query['after']),

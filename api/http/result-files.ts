@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { isBatchTerminal } from '../../domain/batches.js';
@@ -35,6 +36,12 @@ function attachmentHeader(name: string): string {
  * `GET /v1/jobs/{id}/results/{index}` and the company session's same route. Not completed → 409; unknown index →
  * 404; past retention → 410.
  */
+/** The `index` of a result file in a path: 0 to 999 in decimal digits (a position in `result.files`). */
+export const resultIndexSchema = z
+  .string()
+  .regex(/^[0-9]{1,3}$/)
+  .meta({ description: 'The 0-based position in `result.files`.' });
+
 export async function sendResultFile(
   ctx: AppContext,
   store: FileStore,
@@ -45,7 +52,7 @@ export async function sendResultFile(
   if (job.status !== 'completed' || !job.resultFiles) {
     throw new DomainError('conflict', `The job is ${job.status}; results are available once it has completed`);
   }
-  const file = /^\d{1,3}$/.test(rawIndex) ? job.resultFiles[Number(rawIndex)] : undefined;
+  const file = resultIndexSchema.safeParse(rawIndex).success ? job.resultFiles[Number(rawIndex)] : undefined;
   if (!file)
     throw new DomainError(
       'not_found',

@@ -44,9 +44,8 @@ import {
 } from '../../domain/validation/processing-request.js';
 import { BATCH_LIMITS } from '../../domain/batches.js';
 import { OPERATION_SUMMARIES } from './operation-summaries.js';
-import { Contract } from '../http/contract.js';
+import { Contract, type Components } from '../http/contract.js';
 import { cursorPattern, type CursorList } from '../http/pagination.js';
-import type { Schema } from '../http/openapi-kit.js';
 
 /**
  * The contract of `/v1`: the zod schemas the handlers parse with and the serializers return, named as components of
@@ -81,77 +80,80 @@ const requestSchemaNameOf = (op: AvailableOperation) =>
 /** Component name of the request body variant of an operation, e.g. `PdfRotateRequest` (`BatchPdfRotateRequest`). */
 export const requestSchemaName = requestSchemaNameOf;
 
-export const v1Contract = new Contract({
-  requests: {
-    WebhookCreate: v1WebhookCreateSchema,
-    UploadId: uploadIdSchema,
-    WebhookId: webhookIdSchema,
-    JobRequest: {
-      schema: jobRequestSchema,
-      description:
-        'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
-        'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`) are refused with 422 here; `fields`, ' +
-        '`instructions` and `workflow_id` belong to `flow-extract` only. ' +
-        `Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
-    },
-    ...Object.fromEntries(
-      AVAILABLE_OPERATIONS.map((op) => [
-        requestSchemaNameOf(op),
-        { schema: JOB_REQUEST_VARIANTS[op], description: OPERATION_SUMMARIES[op] },
-      ]),
-    ),
-    BatchRequest: {
-      schema: batchRequestSchema,
-      description:
-        'Body of `POST /v1/batches/estimate` and `POST /v1/batches`: one operation and its options for every child job, and the sources as ' +
-        '`upload_ids` (one child per upload; operations of one source) or `items` (one child per group, e.g. `pdf-merge`), never both; at most ' +
-        `${BATCH_LIMITS.maxItems} children. Each child is validated and quoted like a job body (\`JobRequest\`); a problem names the item ` +
-        '(`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). `max_credits` applies to the whole batch quote; `webhook_id` and ' +
-        '`webhook_mode` say where and which events the batch sends.',
-    },
-    ...Object.fromEntries(
-      AVAILABLE_OPERATIONS.map((op) => [
-        `Batch${requestSchemaNameOf(op)}`,
-        { schema: BATCH_REQUEST_VARIANTS[op], description: OPERATION_SUMMARIES[op] },
-      ]),
-    ),
+/** The request components of the /v1 contract (the company session's contract names them too). */
+export const V1_REQUESTS = {
+  WebhookCreate: v1WebhookCreateSchema,
+  UploadId: uploadIdSchema,
+  WebhookId: webhookIdSchema,
+  JobRequest: {
+    schema: jobRequestSchema,
+    description:
+      'Body of `POST /v1/estimate` and `POST /v1/jobs`, validated strictly: an unknown field or option is a 422. ' +
+      'The spec fields `items` and `webhook_mode` (batches only: `POST /v1/batches`) are refused with 422 here; `fields`, ' +
+      '`instructions` and `workflow_id` belong to `flow-extract` only. ' +
+      `Reserved extraction field names: ${RESERVED_FIELD_NAMES.join(', ')}.`,
   },
-  responses: {
-    UploadId: uploadIdSchema,
-    JobId: jobIdSchema,
-    BatchId: batchIdSchema,
-    WebhookId: webhookIdSchema,
-    Operation: operationSchema,
-    Estimate: estimateSchema,
-    LedgerEntry: ledgerEntrySchema,
-    Credits: creditsSchema,
-    Upload: uploadSchema,
-    UploadList: uploadListSchema,
-    ListedUpload: listedUploadSchema,
-    UploadPage: uploadPageSchema,
-    NewWebhook: newV1WebhookSchema,
-    ResultFile: resultFileSchema,
-    Job: jobSchema,
-    JobList: jobPageSchema,
-    BatchJob: batchJobSchema,
-    Batch: batchSchema,
-    BatchSummary: batchSummarySchema,
-    BatchEstimate: batchEstimateSchema,
-    BatchCancellation: batchCancelledSchema,
-    PriceRule: priceRuleSchema,
-    Capability: capabilitySchema,
-    Capabilities: capabilitiesSchema,
-    WebhookEvent: webhookEventSchema,
-    TestPingEvent: testPingEventSchema,
-    JobEvent: jobEventSchema,
-    WebhookJob: webhookJobSchema,
-    BatchEvent: batchEventSchema,
-    WebhookBatch: webhookBatchSchema,
+  ...Object.fromEntries(
+    AVAILABLE_OPERATIONS.map((op) => [
+      requestSchemaNameOf(op),
+      { schema: JOB_REQUEST_VARIANTS[op], description: OPERATION_SUMMARIES[op] },
+    ]),
+  ),
+  BatchRequest: {
+    schema: batchRequestSchema,
+    description:
+      'Body of `POST /v1/batches/estimate` and `POST /v1/batches`: one operation and its options for every child job, and the sources as ' +
+      '`upload_ids` (one child per upload; operations of one source) or `items` (one child per group, e.g. `pdf-merge`), never both; at most ' +
+      `${BATCH_LIMITS.maxItems} children. Each child is validated and quoted like a job body (\`JobRequest\`); a problem names the item ` +
+      '(`items.3.upload_ids.0`, or `upload_ids.3` with the shorthand). `max_credits` applies to the whole batch quote; `webhook_id` and ' +
+      '`webhook_mode` say where and which events the batch sends.',
   },
-});
+  ...Object.fromEntries(
+    AVAILABLE_OPERATIONS.map((op) => [
+      `Batch${requestSchemaNameOf(op)}`,
+      { schema: BATCH_REQUEST_VARIANTS[op], description: OPERATION_SUMMARIES[op] },
+    ]),
+  ),
+} satisfies Components;
+
+/** The response components of the /v1 contract. */
+export const V1_RESPONSES = {
+  UploadId: uploadIdSchema,
+  JobId: jobIdSchema,
+  BatchId: batchIdSchema,
+  WebhookId: webhookIdSchema,
+  Operation: operationSchema,
+  Estimate: estimateSchema,
+  LedgerEntry: ledgerEntrySchema,
+  Credits: creditsSchema,
+  Upload: uploadSchema,
+  UploadList: uploadListSchema,
+  ListedUpload: listedUploadSchema,
+  UploadPage: uploadPageSchema,
+  NewWebhook: newV1WebhookSchema,
+  ResultFile: resultFileSchema,
+  Job: jobSchema,
+  JobList: jobPageSchema,
+  BatchJob: batchJobSchema,
+  Batch: batchSchema,
+  BatchSummary: batchSummarySchema,
+  BatchEstimate: batchEstimateSchema,
+  BatchCancellation: batchCancelledSchema,
+  PriceRule: priceRuleSchema,
+  Capability: capabilitySchema,
+  Capabilities: capabilitiesSchema,
+  WebhookEvent: webhookEventSchema,
+  TestPingEvent: testPingEventSchema,
+  JobEvent: jobEventSchema,
+  WebhookJob: webhookJobSchema,
+  BatchEvent: batchEventSchema,
+  WebhookBatch: webhookBatchSchema,
+} satisfies Components;
+
+export const v1Contract = new Contract({ requests: V1_REQUESTS, responses: V1_RESPONSES });
 
 /** Components of the /v1 document only: the webhook registration, the batch cancellation, the webhook bodies. */
-const V1_ONLY = new Set([
+export const V1_ONLY = new Set([
   'NewWebhook',
   'WebhookCreate',
   'BatchCancellation',
@@ -162,31 +164,3 @@ const V1_ONLY = new Set([
   'BatchEvent',
   'WebhookBatch',
 ]);
-
-/** The /v1 resource components (uploads, ids, jobs, batches, credits, capabilities), which the company session's document also shows. */
-export function v1ResourceSchemas(): Record<string, Schema> {
-  return Object.fromEntries(Object.entries(v1Contract.schemas()).filter(([name]) => !V1_ONLY.has(name)));
-}
-
-/** Picks named components of the contract. */
-function pick(names: readonly string[]): Record<string, Schema> {
-  const all = v1Contract.schemas();
-  return Object.fromEntries(names.map((n) => [n, all[n]!]));
-}
-
-/** The batch components (records and request bodies), which the company session's document also shows. */
-export function batchSchemas(_job?: Schema): Record<string, Schema> {
-  return pick([
-    'BatchJob',
-    'Batch',
-    'BatchSummary',
-    'BatchEstimate',
-    'BatchRequest',
-    ...AVAILABLE_OPERATIONS.map((op) => `Batch${requestSchemaName(op)}`),
-  ]);
-}
-
-/** The job list and capabilities components, which the company session's document also shows. */
-export function readSchemas(): Record<string, Schema> {
-  return pick(['JobList', 'PriceRule', 'Capability', 'Capabilities']);
-}

@@ -17,16 +17,31 @@ export const invitationCreateSchema = z.strictObject({
   role: z.enum(['member', 'billing_admin'], 'role must be "member" or "billing_admin"').default('member'),
 });
 
-const invitationAcceptSchema = z.strictObject({
+/**
+ * The body of `POST /api/company/invitations/accept`. The password rule counts the characters of the NFKC form
+ * (passwordIssue), which JSON Schema cannot say: one character may become up to 18 (U+FDFA) and several may become
+ * one, so no `minLength`/`maxLength` of the text as sent is true. The document states the text's own bound (1024) and
+ * the NFKC rule as `x-nfkc-length`.
+ */
+export const invitationAcceptSchema = z.strictObject({
   token: z
     .string()
-    .regex(TOKEN_PATTERN, 'token must be the invitation token as it was given (43 letters, digits, - or _)'),
+    .regex(TOKEN_PATTERN, 'token must be the invitation token as it was given (43 letters, digits, - or _)')
+    .meta({ description: 'The token of the invitation e-mail.' }),
   password: z
     .string()
     .max(1024, 'password has at most 1024 characters')
+    // No string of a body holds NUL (the body reader refuses it first); the pattern says so in the document.
+    // eslint-disable-next-line no-control-regex -- the rule is exactly "no NUL"
+    .regex(/^[^\x00]*$/, 'password must not contain the NUL character')
     .superRefine((p, ctx) => {
       const issue = passwordIssue(p);
       if (issue) ctx.addIssue({ code: 'custom', message: issue });
+    })
+    .meta({
+      description:
+        "The account's new password: 12 to 256 characters once NFKC-normalised (`x-nfkc-length`); length matters, composition rules do not.",
+      'x-nfkc-length': { minimum: 12, maximum: 256 },
     }),
 });
 

@@ -10,12 +10,17 @@ import { parser } from './integrations.js';
  * the field's kind once the job's fields are known (domain/extraction-review.ts).
  */
 const correction = z.strictObject({
-  document: z.number().int().min(0, 'document is the 0-based index of the input document').max(10_000),
-  field: z.string().min(1).max(200),
+  document: z
+    .number()
+    .int()
+    .min(0, 'document is the 0-based index of the input document')
+    .max(10_000)
+    .meta({ description: 'The 0-based index of the input document.' }),
+  field: z.string().min(1).max(200).meta({ description: "One of the job's fields (line items are not corrected)." }),
   value: z.union([z.string().max(10_000), z.null()], { message: 'value is a string, or null to clear the field' }),
 });
 
-const correctionsSchema = z.strictObject({
+export const correctionsSchema = z.strictObject({
   revision: z.number().int().min(0, 'revision is the review revision you corrected (0 before any correction)'),
   corrections: z
     .array(correction)

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { idRegex } from '../ids.js';
 import { parser } from './integrations.js';
-import { extractionFields, extractionInstructions } from './processing-request.js';
+import { extractionFields, extractionInstructions, RESERVED_FIELD_NAMES } from './processing-request.js';
+import { NOT_BLANK } from './patterns.js';
+
+// eslint-disable-next-line no-control-regex -- the rule is exactly "no NUL"
+const NO_NUL = /^[^\x00]*$/;
 
 /**
  * Saved workflows (spec section 2: `workflow_id`; "saved workflows support document extraction only"): the bodies of
@@ -12,39 +16,59 @@ import { extractionFields, extractionInstructions } from './processing-request.j
 /** The one operation a saved workflow can hold. */
 export const SAVED_WORKFLOW_OPERATIONS = ['flow-extract'] as const;
 
+/**
+ * The trimmed text holds no control character (Unicode Cc: U+0000–U+001F, U+007F–U+009F), as a pattern on the text as
+ * sent: whitespace (`\s`, the tab and line breaks among it) around a core that starts and ends with neither and holds
+ * no control character. Linear: the core starts with a non-space, and the trailing whitespace belongs to it.
+ */
+// eslint-disable-next-line no-control-regex -- the rule is exactly "no control character"
+const NO_CONTROL_AFTER_TRIM = /^\s*(?:[^\x00-\x1f\x7f-\x9f\s](?:[^\x00-\x1f\x7f-\x9f]*[^\x00-\x1f\x7f-\x9f\s])?\s*)?$/;
+
 const name = z
   .string()
   .max(100, 'name has at most 100 characters')
+  .regex(NOT_BLANK, 'name is required')
+  .regex(NO_CONTROL_AFTER_TRIM, 'name cannot contain control characters')
   .trim()
-  .min(1, 'name is required')
-  .refine((n) => !/\p{Cc}/u.test(n), 'name cannot contain control characters');
-const fields = extractionFields.min(1, 'a saved workflow needs at least one field');
+  .meta({ description: 'Unique in the company (whatever the case); surrounding whitespace is ignored.' });
+const fields = extractionFields.min(1, 'a saved workflow needs at least one field').meta({
+  description: `The fields to extract: unique whatever their case; ${RESERVED_FIELD_NAMES.join(', ')} are reserved.`,
+  uniqueItems: true,
+});
+const instructions = extractionInstructions
+  .regex(NO_NUL, 'instructions must not contain the NUL character')
+  .nullable()
+  .meta({ description: 'Free text for the extraction; null for none.' });
 /** `flow-extract` takes no options in this release; the object is kept for the options a later release adds. */
-const options = z.strictObject({});
+const options = z.strictObject({}).meta({ description: '`flow-extract` takes no options in this release: `{}`.' });
 
-const createSchema = z.strictObject({
+/** The body of `POST /api/company/workflows`. */
+export const savedWorkflowCreateSchema = z.strictObject({
   name,
   operation: z
     .enum(SAVED_WORKFLOW_OPERATIONS, { message: 'saved workflows support document extraction only (flow-extract)' })
-    .default('flow-extract'),
+    .default('flow-extract')
+    .meta({ description: 'Document extraction only (the default).' }),
   fields,
-  instructions: extractionInstructions.nullable().default(null),
+  instructions: instructions.default(null),
   options: options.default({}),
 });
 
-const updateSchema = z
+/** The body of `PATCH /api/company/workflows/{id}`: at least one member (the refinement, stated as `minProperties`). */
+export const savedWorkflowUpdateSchema = z
   .strictObject({
     name: name.optional(),
     fields: fields.optional(),
-    instructions: extractionInstructions.nullable().optional(),
+    instructions: instructions.optional(),
     options: options.optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, 'send at least one of name, fields, instructions, options');
+  .refine((b) => Object.keys(b).length > 0, 'send at least one of name, fields, instructions, options')
+  .meta({ minProperties: 1 });
 
-export type SavedWorkflowCreate = z.output<typeof createSchema>;
-export type SavedWorkflowUpdate = z.output<typeof updateSchema>;
-export const parseSavedWorkflowCreate = parser(createSchema);
-export const parseSavedWorkflowUpdate = parser(updateSchema);
+export type SavedWorkflowCreate = z.output<typeof savedWorkflowCreateSchema>;
+export type SavedWorkflowUpdate = z.output<typeof savedWorkflowUpdateSchema>;
+export const parseSavedWorkflowCreate = parser(savedWorkflowCreateSchema);
+export const parseSavedWorkflowUpdate = parser(savedWorkflowUpdateSchema);
 
 const dateTime = z.iso.datetime();
 const memberId = z.string().regex(idRegex('mem')).meta({ description: 'Member id: `mem_` and 20 letters or digits.' });

@@ -12,6 +12,17 @@ import addFormats from 'ajv-formats';
 function createAjv(): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
   addFormats.default(ajv);
+  // The documents' one extension keyword: a length JSON Schema cannot count (the NFKC form of a password, the company
+  // session's accept-invitation body), checked here as the server checks it.
+  ajv.addKeyword({
+    keyword: 'x-nfkc-length',
+    type: 'string',
+    schemaType: 'object',
+    validate: (bounds: { minimum: number; maximum: number }, data: string) => {
+      const length = [...data.normalize('NFKC')].length;
+      return length >= bounds.minimum && length <= bounds.maximum;
+    },
+  });
   return ajv;
 }
 

@@ -65,6 +65,8 @@ const SETTINGS = {
       "the contact and wallet must be the account's, the due date not before today, the totals in bounds, within the allowances",
     'POST /v1/webhooks':
       'the URL must pass the destination policy (https, port 443, a public host name, no credentials)',
+    'POST /api/company/invitations/accept':
+      "the password's length counts the characters of its NFKC form, 12 to 256 (x-nfkc-length): one character may become up to 18 and several may become one, so no length of the text as sent states it (and the token must be a live invitation's)",
     'POST /api/company/keys':
       "expires_at must be in the future and at most the allowed days ahead of the server's clock",
     'POST /api/company/workflows':

@@ -42,7 +42,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation
-         * @description Joins the company with the role of the invitation and sets the account's password (12 to 256 characters); then sign in. Once per invitation, before it expires; an unknown, used, revoked or expired token is one answer (404 `invitation_invalid`).
+         * @description Joins the company with the role of the invitation and sets the account's password (12 to 256 characters once NFKC-normalised); then sign in. Once per invitation, before it expires; an unknown, used, revoked or expired token is one answer (404 `invitation_invalid`).
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -151,46 +151,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/company/jobs/{job_id}/extraction": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The review of an extraction
-         * @description A completed `flow-extract` job's values beside the evidence each was read from, with the evidence check's flags, the corrections made so far (who, when, old, new) and the result files: the originals and the latest revision's regenerated exports (every member).
-         */
-        get: operations["getExtractionReview"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/company/jobs/{job_id}/extraction/corrections": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Correct extracted fields
-         * @description One revision of corrections of scalar fields (every member). Each is recorded with the member, the time, the value before and after; the three exports are rendered again with the corrections as new result files (`<name>-reviewed.xlsx`, `-reviewed-csv.zip`, `-reviewed.json`) beside the originals, which never change; the previous revision's regenerated files are replaced. No credits are charged. `revision` must be the review's current revision (409 otherwise, nothing changed). A value is given in the form the exports hold it (dates `YYYY-MM-DD`, amounts `1234.50`, currencies ISO 4217, IBANs and VAT numbers compact), or null to clear the field; a correction with the field's current value confirms it. A corrected field has no evidence and is no longer flagged.
-         */
-        post: operations["correctExtraction"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/company/batches/{batch_id}": {
         parameters: {
             query?: never;
@@ -265,6 +225,46 @@ export interface paths {
         get: operations["getCredits"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/company/jobs/{job_id}/extraction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review of an extraction
+         * @description A completed `flow-extract` job's values beside the evidence each was read from, with the evidence check's flags, the corrections made so far (who, when, old, new) and the result files: the originals and the latest revision's regenerated exports (every member).
+         */
+        get: operations["getExtractionReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/company/jobs/{job_id}/extraction/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct extracted fields
+         * @description One revision of corrections of scalar fields (every member). Each is recorded with the member, the time, the value before and after; the three exports are rendered again with the corrections as new result files (`<name>-reviewed.xlsx`, `-reviewed-csv.zip`, `-reviewed.json`) beside the originals, which never change; the previous revision's regenerated files are replaced. No credits are charged. `revision` must be the review's current revision (409 otherwise, nothing changed). A value is given in the form the exports hold it (dates `YYYY-MM-DD`, amounts `1234.50`, currencies ISO 4217, IBANs and VAT numbers compact), or null to clear the field; a correction with the field's current value confirms it. A corrected field has no evidence and is no longer flagged.
+         */
+        post: operations["correctExtraction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1049,6 +1049,7 @@ export interface components {
                 warnings: string[];
             };
         };
+        /** @description Every error of these routes: `{detail, code, request_id}` as on `/v1`; `issues` on a 422. */
         Error: {
             detail: string;
             /** @enum {string} */
@@ -1058,6 +1059,8 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+        } & {
+            [key: string]: unknown;
         };
         /** @description Upload id: `upl_` and 20 letters or digits. */
         UploadId: string;
@@ -1519,7 +1522,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1551,7 +1554,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1585,7 +1588,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1617,7 +1620,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1649,7 +1652,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1683,7 +1686,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1717,7 +1720,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1746,7 +1749,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1791,7 +1794,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1825,7 +1828,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1854,7 +1857,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1888,7 +1891,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1922,7 +1925,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1954,7 +1957,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -1986,7 +1989,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -2021,7 +2024,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -2056,7 +2059,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -2088,7 +2091,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -2120,7 +2123,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -2152,7 +2155,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -2186,7 +2189,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -2218,7 +2221,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } & ({
             upload_ids: unknown;
         } | {
@@ -2254,7 +2257,7 @@ export interface components {
              * @default batch
              * @enum {string}
              */
-            webhook_mode: "batch" | "items" | "both";
+            webhook_mode?: "batch" | "items" | "both";
         } | {
             fields: unknown;
         } | {
@@ -2264,6 +2267,84 @@ export interface components {
         } | {
             items: unknown;
         });
+        /** @description A webhook to register. */
+        WebhookCreate: {
+            /** @description A public HTTPS URL (surrounding whitespace is ignored), at most 2048 characters. */
+            url: string & (unknown & unknown);
+        };
+        SignIn: {
+            email: string & (unknown & unknown);
+            password: string;
+        };
+        InvitationAccept: {
+            /** @description The token of the invitation e-mail. */
+            token: string;
+            /** @description The account's new password: 12 to 256 characters once NFKC-normalised (`x-nfkc-length`); length matters, composition rules do not. */
+            password: string;
+        };
+        KeyCreate: {
+            /** @description A name for the key, 1 to 80 characters after trimming. */
+            name: string;
+            scopes: ("read" | "write")[];
+            expires_at?: number;
+        };
+        InvitationCreate: {
+            email: string & (unknown & unknown);
+            /**
+             * @default member
+             * @enum {string}
+             */
+            role?: "member" | "billing_admin";
+        };
+        PackPurchaseCreate: {
+            /** @enum {string} */
+            network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
+            /** @description The wallet you will pay from (EVM: 0x and 40 hex, EIP-55 if mixed case; Solana: base58 owner address). */
+            payer: string;
+            pack: string;
+        };
+        SavedWorkflowCreate: {
+            /** @description Unique in the company (whatever the case); surrounding whitespace is ignored. */
+            name: string & (unknown & unknown);
+            /**
+             * @description Document extraction only (the default).
+             * @default flow-extract
+             * @enum {string}
+             */
+            operation?: "flow-extract";
+            /** @description The fields to extract: unique whatever their case; items, warnings, evidence, review_required, human_review are reserved. */
+            fields: (string & (unknown & unknown))[];
+            /**
+             * @description Free text for the extraction; null for none.
+             * @default null
+             */
+            instructions?: string | null;
+            /**
+             * @description `flow-extract` takes no options in this release: `{}`.
+             * @default {}
+             */
+            options?: Record<string, never>;
+        };
+        SavedWorkflowUpdate: {
+            /** @description Unique in the company (whatever the case); surrounding whitespace is ignored. */
+            name?: string & (unknown & unknown);
+            /** @description The fields to extract: unique whatever their case; items, warnings, evidence, review_required, human_review are reserved. */
+            fields?: (string & (unknown & unknown))[];
+            /** @description Free text for the extraction; null for none. */
+            instructions?: string | null;
+            /** @description `flow-extract` takes no options in this release: `{}`. */
+            options?: Record<string, never>;
+        };
+        ExtractionCorrections: {
+            revision: number;
+            corrections: {
+                /** @description The 0-based index of the input document. */
+                document: number;
+                /** @description One of the job's fields (line items are not corrected). */
+                field: string;
+                value: string | null;
+            }[];
+        };
         /** @description Job id: `job_` and 20 letters or digits. */
         JobId: string;
         /** @description Batch id: `bat_` and 20 letters or digits. */
@@ -2930,10 +3011,11 @@ export interface components {
                 /** @description Member id: `mem_` and 20 letters or digits. */
                 id: string;
                 email: string;
-                /** @enum {unknown} */
+                /** @enum {string} */
                 role: "member" | "billing_admin";
             };
             company: {
+                /** @description Company id: `co_` and 20 letters or digits. */
                 id: string;
                 name: string;
             };
@@ -2947,10 +3029,11 @@ export interface components {
                 /** @description Member id: `mem_` and 20 letters or digits. */
                 id: string;
                 email: string;
-                /** @enum {unknown} */
+                /** @enum {string} */
                 role: "member" | "billing_admin";
             };
             company: {
+                /** @description Company id: `co_` and 20 letters or digits. */
                 id: string;
                 name: string;
             };
@@ -2960,16 +3043,25 @@ export interface components {
                 /** @description Member id: `mem_` and 20 letters or digits. */
                 id: string;
                 email: string;
-                /** @enum {unknown} */
+                /** @enum {string} */
                 role: "member" | "billing_admin";
             };
             company: {
+                /** @description Company id: `co_` and 20 letters or digits. */
                 id: string;
                 name: string;
             };
         };
         JobPage: {
+            /** @description In descending id order (ids are random: not by creation time). */
             data: components["schemas"]["Job"][];
+            /** @description Pass as `before` for the next page of this list; null when this page is not full (no more). */
+            next_cursor: string | null;
+        };
+        BatchPage: {
+            /** @description In descending id order (ids are random: not by creation time). */
+            data: components["schemas"]["BatchSummary"][];
+            /** @description Pass as `before` for the next page of this list; null when this page is not full (no more). */
             next_cursor: string | null;
         };
         ExtractionReview: {
@@ -3192,52 +3284,7 @@ export interface components {
                     content_type: string;
                 }[];
             };
-            /** Format: date-time */
             expires_at: string | null;
-        };
-        ExtractionCorrections: {
-            revision: number;
-            corrections: {
-                /** @description The 0-based index of the input document. */
-                document: number;
-                /** @description One of the job's fields (line items are not corrected). */
-                field: string;
-                value: string | null;
-            }[];
-        };
-        BatchPage: {
-            data: components["schemas"]["BatchSummary"][];
-            next_cursor: string | null;
-        };
-        /** @description A webhook to register. */
-        WebhookCreate: {
-            /** @description A public HTTPS URL (surrounding whitespace is ignored), at most 2048 characters. */
-            url: string & (unknown & unknown);
-        };
-        SignIn: {
-            email: string & (unknown & unknown);
-            password: string;
-        };
-        KeyCreate: {
-            /** @description A name for the key, 1 to 80 characters after trimming. */
-            name: string;
-            scopes: ("read" | "write")[];
-            expires_at?: number;
-        };
-        InvitationCreate: {
-            email: string & (unknown & unknown);
-            /**
-             * @default member
-             * @enum {string}
-             */
-            role: "member" | "billing_admin";
-        };
-        PackPurchaseCreate: {
-            /** @enum {string} */
-            network: "base" | "polygon" | "arbitrum" | "optimism" | "ethereum" | "avalanche" | "solana";
-            /** @description The wallet you will pay from (EVM: 0x and 40 hex, EIP-55 if mixed case; Solana: base58 owner address). */
-            payer: string;
-            pack: string;
         };
         /** @description A webhook of your company. */
         Webhook: {
@@ -3476,23 +3523,22 @@ export interface components {
             webhook_id: string;
             event_id: string;
             event_type: string;
-            /** @enum {unknown} */
+            /** @enum {string} */
             status: "pending" | "retrying" | "delivered" | "failed";
             attempts: number;
             max_attempts: number;
-            /** Format: date-time */
             next_attempt_at: string | null;
             last_status_code: number | null;
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
             delivered_at: string | null;
-            /** Format: date-time */
             failed_at: string | null;
         };
         DeliveryPage: {
+            /** @description In descending id order (ids are random: not by creation time). */
             data: components["schemas"]["Delivery"][];
+            /** @description Pass as `before` for the next page of this list; null when this page is not full (no more). */
             next_cursor: string | null;
         };
         DeliveryDetail: {
@@ -3502,23 +3548,20 @@ export interface components {
             webhook_id: string;
             event_id: string;
             event_type: string;
-            /** @enum {unknown} */
+            /** @enum {string} */
             status: "pending" | "retrying" | "delivered" | "failed";
             attempts: number;
             max_attempts: number;
-            /** Format: date-time */
             next_attempt_at: string | null;
             last_status_code: number | null;
             last_error: string | null;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
             delivered_at: string | null;
-            /** Format: date-time */
             failed_at: string | null;
             attempts_detail: {
                 attempt: number;
-                /** @enum {unknown} */
+                /** @enum {string} */
                 outcome: "in_flight" | "delivered" | "retry" | "terminal" | "interrupted";
                 status_code: number | null;
                 error: string | null;
@@ -3527,6 +3570,14 @@ export interface components {
                 /** Format: date-time */
                 started_at: string;
             }[];
+        };
+        OpenApiDocument: {
+            openapi: string;
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: {
@@ -3780,10 +3831,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    token: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["InvitationAccept"];
             };
         };
         responses: {
@@ -4194,200 +4242,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getExtractionReview: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Job id (`job_…`).
-                 * @example job_Ab3Ab3Ab3Ab3Ab3Ab3Cd
-                 */
-                job_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The review. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExtractionReview"];
-                };
-            };
-            /** @description Not signed in (or a credential in the URL). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused by a guard: see `code`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found in your company. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A company limit or rule: see `code`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The results passed retention. */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    correctExtraction: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description Job id (`job_…`).
-                 * @example job_Ab3Ab3Ab3Ab3Ab3Ab3Cd
-                 */
-                job_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ExtractionCorrections"];
-            };
-        };
-        responses: {
-            /** @description The review at its new revision. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExtractionReview"];
-                };
-            };
-            /** @description Not signed in (or a credential in the URL). */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused by a guard: see `code`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found in your company. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A company limit or rule: see `code`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The results passed retention. */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is over the limit. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not `application/json`. */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Invalid body or query; `issues` names each field. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     getBatch: {
         parameters: {
             query?: {
@@ -4725,6 +4579,200 @@ export interface operations {
             };
             /** @description Refused by a guard: see `code`. */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid body or query; `issues` names each field. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getExtractionReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Job id (`job_…`).
+                 * @example job_Ab3Ab3Ab3Ab3Ab3Ab3Cd
+                 */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractionReview"];
+                };
+            };
+            /** @description Not signed in (or a credential in the URL). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a guard: see `code`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in your company. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A company limit or rule: see `code`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The results passed retention. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    correctExtraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Job id (`job_…`).
+                 * @example job_Ab3Ab3Ab3Ab3Ab3Ab3Cd
+                 */
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtractionCorrections"];
+            };
+        };
+        responses: {
+            /** @description The review at its new revision. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractionReview"];
+                };
+            };
+            /** @description Not signed in (or a credential in the URL). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by a guard: see `code`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in your company. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A company limit or rule: see `code`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The results passed retention. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5412,21 +5460,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Unique in the company (whatever the case). */
-                    name: string;
-                    /** @description The fields to extract: unique whatever their case; items, warnings, evidence, review_required, human_review are reserved. */
-                    fields: (string & (unknown & unknown))[];
-                    /** @description Free text for the extraction; null for none. */
-                    instructions?: string | null;
-                    /** @description `flow-extract` takes no options in this release: `{}`. */
-                    options?: Record<string, never>;
-                    /**
-                     * @description Document extraction only (the default).
-                     * @enum {unknown}
-                     */
-                    operation?: "flow-extract";
-                };
+                "application/json": components["schemas"]["SavedWorkflowCreate"];
             };
         };
         responses: {
@@ -5580,16 +5614,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Unique in the company (whatever the case). */
-                    name?: string;
-                    /** @description The fields to extract: unique whatever their case; items, warnings, evidence, review_required, human_review are reserved. */
-                    fields?: (string & (unknown & unknown))[];
-                    /** @description Free text for the extraction; null for none. */
-                    instructions?: string | null;
-                    /** @description `flow-extract` takes no options in this release: `{}`. */
-                    options?: Record<string, never>;
-                };
+                "application/json": components["schemas"]["SavedWorkflowUpdate"];
             };
         };
         responses: {
@@ -6644,10 +6669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        openapi: string;
-                        paths: Record<string, never>;
-                    };
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
         };
