@@ -1547,3 +1547,58 @@ describe('session 9: a Dutch invoice page (nl-ubl-ketentest-pdf, nl-ubl-enexis-p
     expect(buyer.value).not.toBe('Bedrijfslaan 4');
   });
 });
+
+describe('session 9: Danish, Norwegian and Swedish labels (no Nordic tune page: the words of the languages)', () => {
+  it.each([
+    ['Fakturanummer: 2024-117', 'invoice_number', '2024-117'],
+    ['Fakturanr. 5521', 'invoice_number', '5521'],
+    ['Fakturadato: 16.02.2024', 'invoice_date', '2024-02-16'],
+    ['Fakturadatum: 2024-02-16', 'invoice_date', '2024-02-16'],
+    ['Forfallsdato: 01.03.2024', 'due_date', '2024-03-01'],
+    ['Forfaldsdato: 01.03.2024', 'due_date', '2024-03-01'],
+    ['Förfallodatum: 2024-03-01', 'due_date', '2024-03-01'],
+    ['Fakturadato: 3. marts 2024', 'invoice_date', '2024-03-03'],
+    ['Fakturadato: 3. desember 2024', 'invoice_date', '2024-12-03'],
+    ['Fakturadatum: 3 augusti 2024', 'invoice_date', '2024-08-03'],
+    ['Å betale: 1 234,56', 'total', '1234.56'],
+    ['Att betala: 1 234,56 kr', 'total', '1234.56'],
+    ['Til betaling: 1.234,56', 'total', '1234.56'],
+  ])('%s', (line, field, value) => expect(values(plain(line), [field])).toEqual({ [field]: value }));
+
+  it.each([
+    ['Fakturadato', 'Forfallsdato'],
+    ['Fakturadatum', 'Förfallodatum'],
+    ['Faktura dato', 'Forfaldsdato'],
+  ])('%s and %s on one page: each date from its own label', (issued, due) => {
+    expect(
+      values(plain(`${due}: 01.03.2024`, `${issued}: 16.02.2024`, 'Leveringsdato: 10.02.2024'), [
+        'invoice_date',
+        'due_date',
+      ]),
+    ).toEqual({ invoice_date: '2024-02-16', due_date: '2024-03-01' });
+  });
+
+  it.each([
+    ['no', ['Beskrivelse', 'Antall', 'Pris', 'Beløp']],
+    ['da', ['Beskrivelse', 'Antal', 'Pris', 'Beløb']],
+    ['sv', ['Beskrivning', 'Antal', 'À-pris', 'Belopp']],
+  ])('%s line-item header', (_lang, header) => {
+    const row = (cells: string[]): Row => [
+      [50, cells[0]!],
+      [250, cells[1]!],
+      [320, cells[2]!],
+      [420, cells[3]!],
+    ];
+    const doc = page(
+      'Leverandør AS',
+      null,
+      row(header),
+      row(['Konsulenttimer', '2', '50,00', '100,00']),
+      row(['Reise', '1', '1.200,00', '1.200,00']),
+    );
+    expect(items(doc)).toEqual([
+      ['Konsulenttimer', '2', '50.00', '100.00'],
+      ['Reise', '1', '1200.00', '1200.00'],
+    ]);
+  });
+});
