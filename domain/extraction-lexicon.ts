@@ -43,7 +43,7 @@ export const SALUTATIONS = [
   'de heer',
 ];
 
-/** The languages of the lexicon, and `nordic` (Danish, Swedish, Norwegian, Finnish tax names only). */
+/** The languages of the lexicon, and `nordic` (Danish, Swedish, Norwegian, Finnish tax names; invoice number, date, due date and total labels in Danish, Norwegian and Swedish, session 9). */
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'nordic'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
@@ -582,6 +582,10 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'factuurnr',
       'factuur nr',
       'factuur-nr',
+      'fakturanummer',
+      'fakturanr',
+      'faktura nr',
+      'faktura-nr',
       'invoice',
       'receipt',
       'rechnung',
@@ -699,6 +703,10 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'factuurdatum',
       'datum factuur',
       'factuur datum',
+      'fakturadato',
+      'fakturadatum',
+      'faktura dato',
+      'faktura datum',
       'date',
       'datum',
       'data',
@@ -741,6 +749,12 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'vervaldag',
       'uiterste betaaldatum',
       'te betalen voor',
+      'forfallsdato',
+      'forfaldsdato',
+      'förfallodatum',
+      'förfallodag',
+      'forfallsdag',
+      'forfaldsdag',
       'due',
       'zahlbar',
       'payable',
@@ -834,6 +848,14 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'te betalen',
       'totaalbedrag',
       'factuurbedrag',
+      'å betale',
+      'at betale',
+      'att betala',
+      'til betaling',
+      'totalt å betale',
+      'totalbeløp',
+      'totalbeløb',
+      'totalbelopp',
       'totale',
       'totaal',
       'total',

@@ -69,6 +69,13 @@ const STREET = new RegExp(
   ].join('|'),
   'iu',
 );
+/**
+ * A line that is an address, not a name: a postcode and its town, or a street with its number ("Bedrijfslaan 4",
+ * "12 rue de la Paix"); a street word without a number ("Rue du Commerce") may be a company's name.
+ */
+export const isAddressLine = (text: string): boolean =>
+  POSTCODE_TOWN.test(text) || (STREET.test(text) && /\d/u.test(text));
+
 /** A company's registration or registered office (the lexicon's registration words). */
 export const REGISTRATION = wordsPattern(allWords(REGISTRATION_WORDS));
 

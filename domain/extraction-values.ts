@@ -186,16 +186,19 @@ const monthNames: [number, string[]][] = [
       'februari',
     ],
   ],
-  [3, ['march', 'mar', 'märz', 'maerz', 'mrz', 'mars', 'marzo', 'maart', 'mrt']],
+  [3, ['march', 'mar', 'märz', 'maerz', 'mrz', 'mars', 'marzo', 'maart', 'mrt', 'marts']],
   [4, ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile']],
-  [5, ['may', 'mai', 'mayo', 'maggio', 'mag', 'mei']],
+  [5, ['may', 'mai', 'mayo', 'maggio', 'mag', 'mei', 'maj']],
   [6, ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu']],
   [7, ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug']],
-  [8, ['august', 'aug', 'août', 'aout', 'agosto', 'ago', 'augustus']],
+  [8, ['august', 'aug', 'août', 'aout', 'agosto', 'ago', 'augustus', 'augusti']],
   [9, ['september', 'sep', 'sept', 'septembre', 'septiembre', 'setiembre', 'settembre', 'sett', 'set']],
   [10, ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott']],
   [11, ['november', 'nov', 'novembre', 'noviembre']],
-  [12, ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dic', 'dicembre']],
+  [
+    12,
+    ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dic', 'dicembre', 'desember'],
+  ],
 ];
 for (const [n, names] of monthNames) for (const name of names) MONTHS[name] = n;
 

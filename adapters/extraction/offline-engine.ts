@@ -45,7 +45,7 @@ import {
   type Reader,
 } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
-import { nameContains } from '../../domain/extraction-parties.js';
+import { isAddressLine, nameContains } from '../../domain/extraction-parties.js';
 import { isPartyHeading, PARTY_NAME_LINE } from '../../domain/extraction-lexicon.js';
 import { buyerFromBlocks, nameUnderLabel, sellerFromBlocks, type PartyReading } from './offline-parties.js';
 import { readLineItems } from './offline-tables.js';
@@ -698,6 +698,9 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
         /^[\s:#\-–]*/u.exec(text)![0].length + (ATTENTION.exec(text.replace(/^[\s:#\-–]*/u, ''))?.[0].length ?? 0);
       const raw = text.slice(lead).trimEnd().slice(0, EXTRACTION_LIMITS.maxValueChars);
       if (!/[\p{L}\p{N}]/u.test(raw)) return null;
+      // A street with its number or a postcode and town under a party's label is the party's address, not its name:
+      // the name's line is missing, or the label is the name ("Klant" over "Bedrijfslaan 4").
+      if (isAddressLine(raw)) return null;
       return at(page, start + lead, raw, raw.replace(/\s+/gu, ' '));
     }
   }

@@ -252,10 +252,24 @@ function rowByPosition(line: Line, cols: Column[], lh: number): Row {
     );
   const row: Row = {};
   const byCol = new Map<number, PositionedWord[]>();
-  for (const w of line.words) {
+  for (const [k, w] of line.words.entries()) {
     const cx = (w.box.x0 + w.box.x1) / 2;
     let i = bounds.findIndex((b) => cx <= b);
     if (i < 0) i = cols.length - 1;
+    // A word that ends before its column's name starts, right of the column name before it, is that one's: numbers
+    // right-aligned under names left-aligned in their cells ("Aantal … 1   Prijs"), past the middle between the names.
+    // Whatever way a column aligns its cells, a cell of it ends at or after its name's start. Not a word a word space
+    // before the next one: the start of a longer cell ("1 794,59").
+    const nextWord = line.words[k + 1];
+    const joined = nextWord !== undefined && nextWord.box.x0 - w.box.x1 < 0.5 * lh;
+    if (
+      i > 0 &&
+      !joined &&
+      w.box.x1 < cols[i]!.x0 - 1 &&
+      w.box.x0 > cols[i - 1]!.x1 &&
+      cols[i - 1]!.col !== 'description'
+    )
+      i--;
     // A word that starts past the end of a code column's header, left of a description header centred over a wide
     // cell ("Cod. articolo … Descrizione"), is the description's: a cell's text starts at its left edge.
     if (cols[i]!.col === 'other' && cols[i + 1]?.col === 'description' && w.box.x0 > cols[i]!.x1 + 0.5 * lh) i++;
@@ -353,11 +367,11 @@ function numberCell(page: PageText, cell: Cell | undefined, mark: DecimalMark | 
 }
 
 /**
- * Quantities and unit prices printed with four decimals ("10000,0000", "0,0520", "10.5000"), which are no amount in
- * the amount grammar (findAmounts: at most three decimals): in a table cell, one mark before four digits is the
- * decimal mark.
+ * Quantities and unit prices printed with four or five decimals ("10000,0000", "0,0520", "10.5000", an energy tariff's
+ * "0,00101" per kWh), which are no amount in the amount grammar (findAmounts: at most three decimals): in a table
+ * cell, one mark before four or five digits is the decimal mark.
  */
-const FOUR_DECIMALS = /(?<![\p{L}\p{N}.,'’/_#-])(-?)(\d+)[.,](\d{4})(?![\p{N}%]|[.,'’]\d)/gu;
+const FOUR_DECIMALS = /(?<![\p{L}\p{N}.,'’/_#-])(-?)(\d+)[.,](\d{4,5})(?![\p{N}%]|[.,'’]\d)/gu;
 function fourDecimals(text: string): { index: number; raw: string; value: string }[] {
   return [...text.matchAll(FOUR_DECIMALS)].map((m) => ({
     index: m.index,

@@ -73,10 +73,15 @@ export interface CorpusDocument {
   /**
    * pdf: the member is the PDF; xml: the member is the e-invoice XML (form `xml`); ubl-embedded-pdf: the PDF a UBL
    * member carries; image: the member is a PNG or JPEG image (form `image`); fatturapa-pdf: the member is a FatturaPA
-   * XML, printed to a PDF through the stylesheet named in `stylesheet` (the way an Italian recipient views it).
+   * XML, printed to a PDF through the stylesheet named in `stylesheet` (the way an Italian recipient views it);
+   * ubl-print-pdf: the member is a UBL invoice XML, printed to a PDF the same way through a stylesheet of this corpus
+   * (`stylesheet.archive` is `corpus`: the member is a path under bench/extraction-corpus/, e.g. the Dutch print).
    */
-  extract: 'pdf' | 'xml' | 'ubl-embedded-pdf' | 'image' | 'fatturapa-pdf';
-  /** fatturapa-pdf only: the XSLT that renders the XML (archive, member, SHA-256), applied by Chromium. */
+  extract: 'pdf' | 'xml' | 'ubl-embedded-pdf' | 'image' | 'fatturapa-pdf' | 'ubl-print-pdf';
+  /**
+   * fatturapa-pdf and ubl-print-pdf: the XSLT that renders the XML (archive, member, SHA-256), applied by Chromium;
+   * archive `corpus` names a file committed under bench/extraction-corpus/.
+   */
   stylesheet?: { archive: string; member: string; sha256: string };
   /** SHA-256 of the PDF taken out of the member (ubl-embedded-pdf only). */
   document_sha256?: string;
@@ -265,8 +270,8 @@ export async function fetchCorpus(
       doc.extract === 'xml' ? 'xml' : doc.extract === 'image' ? doc.member.split('.').pop()!.toLowerCase() : 'pdf';
     const path = join(cache, 'documents', `${doc.id}.${ext}`);
     const want = doc.extract === 'ubl-embedded-pdf' ? doc.document_sha256! : doc.member_sha256;
-    if (doc.extract === 'fatturapa-pdf') {
-      out.push({ doc, path: await renderedFatturaPa(cache, manifest, doc, path, progress) });
+    if (doc.extract === 'fatturapa-pdf' || doc.extract === 'ubl-print-pdf') {
+      out.push({ doc, path: await printedXml(cache, manifest, doc, path, progress) });
       continue;
     }
     if (await readIfHash(path, want)) {
@@ -299,13 +304,13 @@ export async function fetchCorpus(
 }
 
 /**
- * A FatturaPA XML printed to PDF through its stylesheet: Chromium applies the XSLT (`--dump-dom` of the XML with an
+ * An e-invoice XML (FatturaPA, or UBL for the Dutch prints) printed to PDF through its stylesheet: Chromium applies the XSLT (`--dump-dom` of the XML with an
  * `xml-stylesheet` instruction gives the transformed HTML) and prints the HTML (`--print-to-pdf`, no header or footer).
  * The printed PDF's bytes depend on the Chromium version, so what is pinned is its inputs: the XML's and the
  * stylesheet's SHA-256, recorded beside the cached PDF (`<id>.pdf.inputs`); the PDF is printed again when they change.
  * `PAYCORE_CHROMIUM` names the browser (default `chromium`).
  */
-async function renderedFatturaPa(
+async function printedXml(
   cache: string,
   manifest: CorpusManifest,
   doc: CorpusDocument,
@@ -313,11 +318,16 @@ async function renderedFatturaPa(
   progress: Progress,
 ): Promise<string> {
   const sheet = doc.stylesheet;
-  if (!sheet) throw new Error(`corpus: ${doc.id} (fatturapa-pdf) names no stylesheet`);
+  if (!sheet) throw new Error(`corpus: ${doc.id} (${doc.extract}) names no stylesheet`);
   const inputs = `${doc.member_sha256} ${sheet.sha256}\n`;
   if (existsSync(path) && existsSync(`${path}.inputs`) && (await readFile(`${path}.inputs`, 'utf8')) === inputs)
     return path;
   const member = async (archive: string, name: string, hash: string) => {
+    if (archive === 'corpus') {
+      const bytes = await readFile(join(CORPUS_DIR, name));
+      if (sha256(bytes) !== hash) throw new Error(`corpus: ${name} does not match its pinned SHA-256`);
+      return bytes;
+    }
     const a = manifest.archives[archive];
     if (!a) throw new Error(`corpus: ${doc.id} names an unknown archive ${archive}`);
     const bytes = await readMember(await archivePath(cache, a, progress), name);
@@ -326,7 +336,7 @@ async function renderedFatturaPa(
   };
   const xml = (await member(doc.archive, doc.member, doc.member_sha256)).toString('utf8');
   const xsl = await member(sheet.archive, sheet.member, sheet.sha256);
-  const work = await mkdtemp(join(tmpdir(), 'corpus-fatturapa-'));
+  const work = await mkdtemp(join(tmpdir(), 'corpus-print-'));
   try {
     const pi = '<?xml-stylesheet type="text/xsl" href="style.xsl"?>';
     const withPi = xml.replace(/<\?xml-stylesheet[^>]*\?>/gu, '');
@@ -348,7 +358,7 @@ async function renderedFatturaPa(
     );
     await writeAtomic(path, await readFile(pdf));
     await writeFile(`${path}.inputs`, inputs);
-    progress(`corpus: ${doc.id} printed from its FatturaPA XML through ${sheet.member.split('/').pop()}`);
+    progress(`corpus: ${doc.id} printed from its XML through ${sheet.member.split('/').pop()}`);
     return path;
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -151,9 +151,12 @@ const plainDecimal = (s: string): number | null => {
   return /^[-+]?\d+(\.\d+)?$/u.test(t) ? Number(t) : null;
 };
 const compactId = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
+/** Text as compared: typographic quotes as the typewriter ones OCR reads ("kWh’s" is "kWh's"), space collapsed, case ignored. */
 const normText = (s: string) =>
   s
     .normalize('NFC')
+    .replace(/[‘’‚‛′]/gu, "'")
+    .replace(/[“”„‟″]/gu, '"')
     .replace(/\s+/gu, ' ')
     .trim()
     .toLowerCase()

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ExtractedValue, ExtractionResult, LineItem } from '../../../../domain/extraction.js';
 import { isValidIban } from '../../../../domain/extraction-values.js';
-import { measureExtraction } from '../../../helpers/extraction-measure.js';
+import { measureExtraction, sameCorpusValue, sameDescription } from '../../../helpers/extraction-measure.js';
 import {
   CORPUS_FIELDS,
   CURRENCIES,
@@ -248,5 +248,14 @@ describe('measureExtraction', () => {
       recall: 1,
       items: { accuracy: 1 },
     });
+  });
+});
+
+describe('the real corpus scoring: typography is not content', () => {
+  it('a typographic apostrophe or quote equals the typewriter one OCR reads (nl-ubl-enexis-pdf: "kWh’s")', () => {
+    expect(sameDescription('Getransporteerde kWh’s', "Getransporteerde kWh's")).toBe(true);
+    expect(sameCorpusValue('text', 'L’Atelier “Nord”', 'L\'Atelier "Nord"')).toBe(true);
+    expect(sameDescription('Getransporteerde kWh’s', 'Getransporteerde kWh')).toBe(true);
+    expect(sameDescription('Getransporteerde kWh’s', 'Gereserveerde kWh')).toBe(false);
   });
 });

@@ -1445,3 +1445,160 @@ describe("session 8: a Spanish company's tax id (CIF) printed without its ES pre
     expect(values(letterhead('B87530433'), ['seller_vat_id'])).toEqual({ seller_vat_id: null });
   });
 });
+
+describe('session 9: a Dutch invoice page (nl-ubl-ketentest-pdf, nl-ubl-enexis-pdf: the tune part)', () => {
+  /** A text-layer page (A4) laid out from its segments by the reading order. */
+  const textDoc = (segs: LineSegment[]) =>
+    documentOf({ page: 1, ...layoutText(orderLines(segs)), source: 'text_layer', width: 595.3, height: 841.9 });
+  // The header names are left-aligned in their cells, the numbers right-aligned: a quantity ends before "Prijs"
+  // starts, left of the middle between the two names' boxes.
+  const header = (y: number, x: [number, number, number, number, number]) =>
+    segment(
+      ['Omschrijving', 54, y, 142.7, y + 14],
+      ['Aantal', x[1], y, x[1] + 43.9, y + 14],
+      ['Prijs', x[2], y, x[2] + 30.1, y + 14],
+      ['BTW', x[3], y, x[3] + 30.5, y + 14],
+      ['Bedrag', x[4], y, x[4] + 48.5, y + 14],
+    );
+
+  it('a number that ends before the next column name starts is not in that column (right-aligned under left-aligned names)', () => {
+    const row = (y: number, desc: W[], q: W, u: W, rate: W, a: W) => segment(...desc, q, u, rate, a);
+    const doc = textDoc([
+      header(334.6, [54, 261.7, 336.9, 409.4, 464.5]),
+      row(
+        354.1,
+        [
+          ['Digitale', 54, 354.1, 100.3, 368.1],
+          ['snelweg', 104.1, 354.1, 153.5, 368.1],
+        ],
+        ['1', 323.3, 354.1, 330.9, 368.1],
+        ['50,00', 369, 354.1, 403.3, 368.1],
+        ['6%', 439.5, 354.1, 458.5, 368.1],
+        ['50,00', 506.4, 354.1, 540.7, 368.1],
+      ),
+      row(
+        372.9,
+        [
+          ['Programmeren', 54, 372.9, 143.4, 386.8],
+          ['in', 147.2, 372.9, 158.1, 386.8],
+          ['UBL', 161.9, 372.9, 185.6, 386.8],
+        ],
+        ['2', 323.3, 372.9, 330.9, 386.8],
+        ['42,50', 369, 372.9, 403.3, 386.8],
+        ['6%', 439.5, 372.9, 458.5, 386.8],
+        ['170,00', 498.8, 372.9, 540.8, 386.8],
+      ),
+      row(
+        391.6,
+        [
+          ['Factureren', 54, 391.6, 117.8, 405.6],
+          ['in', 121.6, 391.6, 132.5, 405.6],
+          ['UBL', 136.3, 391.6, 160, 405.6],
+        ],
+        ['1', 323.3, 391.6, 330.9, 405.6],
+        ['200,00', 361.4, 391.6, 403.4, 405.6],
+        ['21%', 431.9, 391.6, 458.5, 405.6],
+        ['200,00', 498.8, 391.6, 540.8, 405.6],
+      ),
+    ]);
+    expect(items(doc)).toEqual([
+      ['Digitale snelweg', '1', '50.00', '50.00'],
+      ['Programmeren in UBL', '2', '42.50', '170.00'],
+      ['Factureren in UBL', '1', '200.00', '200.00'],
+    ]);
+  });
+
+  it('a unit price with five decimals ("0,00101" per kWh), and one right of the middle between "Prijs" and "BTW"', () => {
+    const doc = textDoc([
+      header(340.6, [54, 302.9, 364.7, 433.8, 479.1]),
+      segment(
+        ['Systeemdiensten', 54, 378.9, 158, 392.8],
+        ['16.000', 316.7, 378.9, 358.7, 392.8],
+        ['0,00101', 378.1, 378.9, 427.7, 392.8],
+        ['21%', 446.4, 378.9, 473.1, 392.8],
+        ['16,16', 506.4, 378.9, 540.7, 392.8],
+      ),
+      segment(
+        ['Contract', 54, 397.6, 105.6, 411.6],
+        ['transportvermogen', 109.4, 397.6, 225.7, 411.6],
+        ['132', 335.8, 397.6, 358.7, 411.6],
+        ['1,27', 401, 397.6, 427.8, 411.6],
+        ['21%', 446.4, 397.6, 473.1, 411.6],
+        ['167,64', 498.8, 397.6, 540.8, 411.6],
+      ),
+    ]);
+    expect(items(doc)).toEqual([
+      ['Systeemdiensten', '16000', '0.00101', '16.16'],
+      ['Contract transportvermogen', '132', '1.27', '167.64'],
+    ]);
+  });
+
+  it('the buyer\'s name is no street: "Klant" (a customer label, and here the name) over "Bedrijfslaan 4"', () => {
+    const doc = textDoc([
+      segment(['Enexis', 54, 60, 95, 74], ['B.V.', 99, 60, 125, 74]),
+      segment(['Magistratenlaan', 54, 75, 150, 89], ['116', 154, 75, 175, 89]),
+      segment(['5223MB', 54, 90, 100, 104], ["'S-HERTOGENBOSCH", 104, 90, 220, 104]),
+      segment(['Klant', 54, 180, 85, 194]),
+      segment(['Bedrijfslaan', 54, 195, 130, 209], ['4', 134, 195, 141, 209]),
+      segment(['9999', 54, 210, 84, 224], ['XX', 88, 210, 104, 224], ['ONDERNEMERSTAD', 108, 210, 230, 224]),
+      segment(['Factuurnummer', 54, 260, 150, 274], ['1100512149', 200, 260, 270, 274]),
+    ]);
+    const buyer = extractOffline(doc, ['buyer_name']).fields['buyer_name']!;
+    expect(buyer.value).not.toBe('Bedrijfslaan 4');
+  });
+});
+
+describe('session 9: Danish, Norwegian and Swedish labels (no Nordic tune page: the words of the languages)', () => {
+  it.each([
+    ['Fakturanummer: 2024-117', 'invoice_number', '2024-117'],
+    ['Fakturanr. 5521', 'invoice_number', '5521'],
+    ['Fakturadato: 16.02.2024', 'invoice_date', '2024-02-16'],
+    ['Fakturadatum: 2024-02-16', 'invoice_date', '2024-02-16'],
+    ['Forfallsdato: 01.03.2024', 'due_date', '2024-03-01'],
+    ['Forfaldsdato: 01.03.2024', 'due_date', '2024-03-01'],
+    ['Förfallodatum: 2024-03-01', 'due_date', '2024-03-01'],
+    ['Fakturadato: 3. marts 2024', 'invoice_date', '2024-03-03'],
+    ['Fakturadato: 3. desember 2024', 'invoice_date', '2024-12-03'],
+    ['Fakturadatum: 3 augusti 2024', 'invoice_date', '2024-08-03'],
+    ['Å betale: 1 234,56', 'total', '1234.56'],
+    ['Att betala: 1 234,56 kr', 'total', '1234.56'],
+    ['Til betaling: 1.234,56', 'total', '1234.56'],
+  ])('%s', (line, field, value) => expect(values(plain(line), [field])).toEqual({ [field]: value }));
+
+  it.each([
+    ['Fakturadato', 'Forfallsdato'],
+    ['Fakturadatum', 'Förfallodatum'],
+    ['Faktura dato', 'Forfaldsdato'],
+  ])('%s and %s on one page: each date from its own label', (issued, due) => {
+    expect(
+      values(plain(`${due}: 01.03.2024`, `${issued}: 16.02.2024`, 'Leveringsdato: 10.02.2024'), [
+        'invoice_date',
+        'due_date',
+      ]),
+    ).toEqual({ invoice_date: '2024-02-16', due_date: '2024-03-01' });
+  });
+
+  it.each([
+    ['no', ['Beskrivelse', 'Antall', 'Pris', 'Beløp']],
+    ['da', ['Beskrivelse', 'Antal', 'Pris', 'Beløb']],
+    ['sv', ['Beskrivning', 'Antal', 'À-pris', 'Belopp']],
+  ])('%s line-item header', (_lang, header) => {
+    const row = (cells: string[]): Row => [
+      [50, cells[0]!],
+      [250, cells[1]!],
+      [320, cells[2]!],
+      [420, cells[3]!],
+    ];
+    const doc = page(
+      'Leverandør AS',
+      null,
+      row(header),
+      row(['Konsulenttimer', '2', '50,00', '100,00']),
+      row(['Reise', '1', '1.200,00', '1.200,00']),
+    );
+    expect(items(doc)).toEqual([
+      ['Konsulenttimer', '2', '50.00', '100.00'],
+      ['Reise', '1', '1200.00', '1200.00'],
+    ]);
+  });
+});
