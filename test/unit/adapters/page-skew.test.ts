@@ -60,4 +60,26 @@ describe('measureSkew', () => {
     }
     expect(off).toEqual({});
   });
+
+  it('a 3-column magazine page with a halftone photograph, turned ±1° to ±5° in grey and made bilevel, is measured by its text lines', async () => {
+    // Leptonica's pageseg3.tif (bench/ocr-corpus/leptonica/, BSD-2-Clause): a real 300-dpi bilevel scan, the class
+    // of page the held-out part failed on turned 3°. Measured: every turn within 0.1° of its upright measure (0.2°).
+    const page = readFileSync(join(CORPUS, 'leptonica/pageseg3.tif'));
+    const grey = async (angle: number) =>
+      sharp(page).greyscale().rotate(angle, { background: '#ffffff' }).png().toBuffer();
+    const upright = (await measureSkew(await grey(0))).skew;
+    const off: Record<string, number> = {};
+    for (const angle of [-5, -3, -1, 1, 3, 5]) {
+      const g = await grey(angle);
+      const b = await sharp(g).threshold(128).png().toBuffer();
+      for (const [form, img] of [
+        ['grey', g],
+        ['bilevel', b],
+      ] as const) {
+        const turned = (await measureSkew(img)).skew - upright;
+        if (Math.abs(turned - angle) > 0.3) off[`${form} ${angle}`] = Math.round(turned * 100) / 100;
+      }
+    }
+    expect(off).toEqual({});
+  });
 });
