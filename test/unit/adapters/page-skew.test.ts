@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { measureSkew } from '../../../adapters/media/ocr/page-skew.js';
+import { measureSkew, paperLevel } from '../../../adapters/media/ocr/page-skew.js';
 import { bookPage } from '../../../support/ocr-corpus.js';
 
 /**
@@ -81,5 +81,34 @@ describe('measureSkew', () => {
       }
     }
     expect(off).toEqual({});
+  });
+});
+
+describe('paperLevel', () => {
+  it('finds dark grey paper, and leaves white paper and pages of photographs alone', async () => {
+    const page = readFileSync(join(CORPUS, 'leptonica/pageseg3.tif'));
+    const grey = (img: Sharp) => img.greyscale().raw().toBuffer();
+    // pageseg3 as a grey scan on dark paper (115) with ink at 20: its paper is found near 115.
+    const dark = paperLevel(
+      await grey(
+        sharp(page)
+          .greyscale()
+          .blur(1)
+          .linear(95 / 255, 20),
+      ),
+    );
+    expect(dark).not.toBeNull();
+    expect(Math.abs(dark! - 115)).toBeLessThanOrEqual(4);
+    // The page as scanned (white paper), and on light grey paper (215): left alone.
+    expect(paperLevel(await grey(sharp(page)))).toBeNull();
+    expect(
+      paperLevel(
+        await grey(
+          sharp(page)
+            .greyscale()
+            .linear(195 / 255, 20),
+        ),
+      ),
+    ).toBeNull();
   });
 });
