@@ -231,6 +231,11 @@ describe('a page scanned on dark grey paper, turned 3°, is read as the upright 
     const got: Record<string, number> = {};
     for (const path of ['text', 'pdf', 'extraction'] as const)
       got[path] = wordAccuracy(truth, await read(path, skewed)).recall;
-    expect(atLeast(got, { text: 0.9, pdf: 0.9, extraction: 0.9 })).toEqual({ text: 'ok', pdf: 'ok', extraction: 'ok' });
+    // Measured 0.993 on each path (0.000 before the paper was brightened).
+    expect(atLeast(got, { text: 0.96, pdf: 0.96, extraction: 0.96 })).toEqual({
+      text: 'ok',
+      pdf: 'ok',
+      extraction: 'ok',
+    });
   });
 });
