@@ -42,14 +42,28 @@ export const OCRMYPDF_SDIST = {
 } as const;
 
 /**
+ * Leptonica 1.82.0's source as Debian's `leptonlib` 1.82.0-3 (bookworm) ships it (its .dsc pins the SHA-256), whose
+ * `prog/pageseg1-4.tif` are real 300-dpi magazine pages with columns and halftone pictures (NOTICE.md; all tune).
+ */
+export const LEPTONICA_SOURCE_TARBALL = {
+  url: 'http://deb.debian.org/debian/pool/main/l/leptonlib/leptonlib_1.82.0.orig.tar.gz',
+  file: 'leptonlib_1.82.0.orig.tar.gz',
+  sha256: '155302ee914668c27b6fe3ca9ff2da63b245f6d62f3061c8f27563774b8ae2d6',
+  bytes: 14_041_481,
+  root: 'leptonica-1.82.0/prog/',
+  licence: 'BSD-2-Clause',
+} as const;
+
+/**
  * A member of the Tesseract tarball's `testing/` folder (or, `from: 'ocrmypdf'`, of the ocrmypdf sdist's
- * `tests/resources/`) and its SHA-256; `committed` ones are in ./tesseract/ (./ocrmypdf/).
+ * `tests/resources/`; `from: 'leptonica'`, of Leptonica's `prog/`) and its SHA-256; `committed` ones are in
+ * ./tesseract/ (./ocrmypdf/, ./leptonica/).
  */
 interface Member {
   name: string;
   sha256: string;
   committed?: boolean;
-  from?: 'tesseract' | 'ocrmypdf';
+  from?: 'tesseract' | 'ocrmypdf' | 'leptonica';
 }
 
 export type Split = 'tune' | 'held-out';
@@ -149,14 +163,59 @@ export const SCANS: readonly OcrCorpusScan[] = [
     },
     truth: null,
   },
+  {
+    id: 'pageseg1',
+    document: 'pageseg1',
+    language: 'eng',
+    image: {
+      name: 'pageseg1.tif',
+      sha256: '259d73c5deecbfa92969121786042b7242abb9e0dd871d2750e2761f316316fc',
+      from: 'leptonica',
+    },
+    truth: null,
+  },
+  {
+    id: 'pageseg2',
+    document: 'pageseg2',
+    language: 'eng',
+    image: {
+      name: 'pageseg2.tif',
+      sha256: '580693657a0db7b24cfe67cf345d04db166034dfdf0b9f7811554998e72611ae',
+      from: 'leptonica',
+    },
+    truth: null,
+  },
+  {
+    id: 'pageseg3',
+    document: 'pageseg3',
+    language: 'eng',
+    image: {
+      name: 'pageseg3.tif',
+      sha256: '6df7d25335bc4fc0c516a82bb8de688db063617a04891f343a8857da01622020',
+      from: 'leptonica',
+      committed: true,
+    },
+    truth: null,
+  },
+  {
+    id: 'pageseg4',
+    document: 'pageseg4',
+    language: 'eng',
+    image: {
+      name: 'pageseg4.tif',
+      sha256: '169d69c9e62f89c672a06918f4b8ceb7770bf8b5d7d12eca90d1ce86ff54c377',
+      from: 'leptonica',
+    },
+    truth: null,
+  },
 ];
 
 /**
  * The split, fixed before the engine ran on this material: a Tesseract page is held out when sha256(document)'s first
- * hex digit is 0–7; the ocrmypdf pages are all tune (NOTICE.md).
+ * hex digit is 0–7; the ocrmypdf and Leptonica pages are all tune (NOTICE.md).
  */
 export const splitOf = (scan: Pick<OcrCorpusScan, 'document' | 'image'>): Split =>
-  scan.image.from === 'ocrmypdf'
+  scan.image.from === 'ocrmypdf' || scan.image.from === 'leptonica'
     ? 'tune'
     : parseInt(createHash('sha256').update(scan.document).digest('hex')[0]!, 16) <= 7
       ? 'held-out'
@@ -223,6 +282,18 @@ const tarball = (cache: string, progress: Progress) => {
   );
 };
 
+/** Leptonica's source tarball as Debian ships it (curl). */
+const leptonica = (cache: string, progress: Progress) => {
+  const t = LEPTONICA_SOURCE_TARBALL;
+  return archive(
+    cache,
+    t,
+    `${(t.bytes / 1e6).toFixed(1)} MB from deb.debian.org`,
+    (work) => run('curl', ['-sSfL', '--retry', '3', '-o', join(work, t.file), t.url], { timeout: 15 * 60_000 }),
+    progress,
+  );
+};
+
 /** ocrmypdf's sdist (pip). */
 const sdist = (cache: string, progress: Progress) =>
   archive(
@@ -238,16 +309,17 @@ const sdist = (cache: string, progress: Progress) =>
 
 /** A member's bytes: the committed copy, else the cached one, else out of its tarball; always checked. */
 async function member(m: Member, cache: string, progress: Progress): Promise<Buffer> {
-  const ocrmypdf = m.from === 'ocrmypdf';
-  const local = m.committed
-    ? join(HERE, ocrmypdf ? 'ocrmypdf' : 'tesseract', m.name)
-    : join(cache, ocrmypdf ? 'ocrmypdf' : 'testing', m.name);
+  const from = m.from ?? 'tesseract';
+  const local = m.committed ? join(HERE, from, m.name) : join(cache, from === 'tesseract' ? 'testing' : from, m.name);
   const have = await checked(local, m.sha256);
   if (have) return have;
   if (m.committed) throw new Error(`ocr corpus: ${local} does not match its pinned SHA-256`);
-  const [archive, root] = ocrmypdf
-    ? [await sdist(cache, progress), OCRMYPDF_SDIST.root]
-    : [await tarball(cache, progress), TESSERACT_TEST_TARBALL.root];
+  const [archive, root] =
+    from === 'ocrmypdf'
+      ? [await sdist(cache, progress), OCRMYPDF_SDIST.root]
+      : from === 'leptonica'
+        ? [await leptonica(cache, progress), LEPTONICA_SOURCE_TARBALL.root]
+        : [await tarball(cache, progress), TESSERACT_TEST_TARBALL.root];
   const { stdout } = await run('tar', ['-xzOf', archive, `${root}${m.name}`], {
     encoding: 'buffer',
     maxBuffer: 64 << 20,

@@ -124,7 +124,36 @@ export async function straighten(image: string, out: string): Promise<{ path: st
   return { path: await straightenBy(image, skew, out), skew, inked };
 }
 
-/** `image` turned back by `skew` degrees about its centre into `out` (the corners it uncovers white), cut to its own size. */
+/**
+ * Paper darker than this grey level is brightened to white when a page is straightened (paperLevel). A crooked sheet
+ * scanned in grey leaves white corners (the scanner's lid, or the corners straightening uncovers); on a page whose
+ * paper is dark grey they made Tesseract's threshold take the paper for ink, and every path read nothing: Leptonica's
+ * pageseg3 as a grey scan with paper at 115, turned 3°, read 0.000 on ocr-text, ocr-pdf and extraction (bench/README.md,
+ * "Issue 30, session 9"). Chosen, not tuned: white paper scans at 230–255.
+ */
+export const DARK_PAPER_LEVEL = 200;
+/** The share of a page's pixels that its paper level must hold (below it the page is taken to be on white paper). */
+const PAPER_SHARE = 0.4;
+
+/**
+ * The grey level of a page's paper when it is not white: the most common level from 32 to 247 (bins of 4), if it
+ * holds at least PAPER_SHARE of the pixels and is under DARK_PAPER_LEVEL; else null (white paper, leave it).
+ */
+export function paperLevel(grey: Uint8Array | Buffer): number | null {
+  const bins = new Float64Array(64);
+  for (let i = 0; i < grey.length; i++) bins[grey[i]! >> 2]!++;
+  let best = 8;
+  for (let b = 8; b < 62; b++) if (bins[b]! > bins[best]!) best = b;
+  const level = best * 4 + 2;
+  return bins[best]! + bins[best - 1]! + bins[best + 1]! >= PAPER_SHARE * grey.length && level < DARK_PAPER_LEVEL
+    ? level
+    : null;
+}
+
+/**
+ * `image` turned back by `skew` degrees about its centre into `out` (the corners it uncovers white), cut to its own
+ * size; a page on dark paper (paperLevel) is brightened so its paper is as white as those corners.
+ */
 export async function straightenBy(image: string, skew: number, out: string): Promise<string> {
   const density = (await sharp(image).metadata()).density;
   const { width, height } = await sharp(image).metadata();
@@ -133,13 +162,15 @@ export async function straightenBy(image: string, skew: number, out: string): Pr
     .raw()
     .toBuffer({ resolveWithObject: true });
   const { info } = turned;
-  await sharp(turned.data, { raw: { width: info.width, height: info.height, channels: info.channels } })
-    .extract({
+  const cut = () =>
+    sharp(turned.data, { raw: { width: info.width, height: info.height, channels: info.channels } }).extract({
       left: Math.floor((info.width - width!) / 2),
       top: Math.floor((info.height - height!) / 2),
       width: width!,
       height: height!,
-    })
+    });
+  const paper = paperLevel(await cut().greyscale().raw().toBuffer());
+  await (paper === null ? cut() : cut().linear(255 / paper, 0))
     .withMetadata(density ? { density } : {})
     .png()
     .toFile(out);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { measureSkew } from '../../../adapters/media/ocr/page-skew.js';
+import { measureSkew, paperLevel } from '../../../adapters/media/ocr/page-skew.js';
 import { bookPage } from '../../../support/ocr-corpus.js';
 
 /**
@@ -59,5 +59,56 @@ describe('measureSkew', () => {
       if (Math.abs(turned - angle) > 0.3) off[String(angle)] = Math.round(turned * 100) / 100;
     }
     expect(off).toEqual({});
+  });
+
+  it('a 3-column magazine page with a halftone photograph, turned ±1° to ±5° in grey and made bilevel, is measured by its text lines', async () => {
+    // Leptonica's pageseg3.tif (bench/ocr-corpus/leptonica/, BSD-2-Clause): a real 300-dpi bilevel scan, the class
+    // of page the held-out part failed on turned 3°. Measured: every turn within 0.1° of its upright measure (0.2°).
+    const page = readFileSync(join(CORPUS, 'leptonica/pageseg3.tif'));
+    const grey = async (angle: number) =>
+      sharp(page).greyscale().rotate(angle, { background: '#ffffff' }).png().toBuffer();
+    const upright = (await measureSkew(await grey(0))).skew;
+    const off: Record<string, number> = {};
+    for (const angle of [-5, -3, -1, 1, 3, 5]) {
+      const g = await grey(angle);
+      const b = await sharp(g).threshold(128).png().toBuffer();
+      for (const [form, img] of [
+        ['grey', g],
+        ['bilevel', b],
+      ] as const) {
+        const turned = (await measureSkew(img)).skew - upright;
+        if (Math.abs(turned - angle) > 0.3) off[`${form} ${angle}`] = Math.round(turned * 100) / 100;
+      }
+    }
+    expect(off).toEqual({});
+  });
+});
+
+describe('paperLevel', () => {
+  it('finds dark grey paper, and leaves white paper and pages of photographs alone', async () => {
+    const page = readFileSync(join(CORPUS, 'leptonica/pageseg3.tif'));
+    const grey = (img: Sharp) => img.greyscale().raw().toBuffer();
+    // pageseg3 as a grey scan on dark paper (115) with ink at 20: its paper is found near 115.
+    const dark = paperLevel(
+      await grey(
+        sharp(page)
+          .greyscale()
+          .blur(1)
+          .linear(95 / 255, 20),
+      ),
+    );
+    expect(dark).not.toBeNull();
+    expect(Math.abs(dark! - 115)).toBeLessThanOrEqual(4);
+    // The page as scanned (white paper), and on light grey paper (215): left alone.
+    expect(paperLevel(await grey(sharp(page)))).toBeNull();
+    expect(
+      paperLevel(
+        await grey(
+          sharp(page)
+            .greyscale()
+            .linear(195 / 255, 20),
+        ),
+      ),
+    ).toBeNull();
   });
 });
