@@ -78,7 +78,8 @@ const WALLETS_AT_ADDRESS = 'SELECT id FROM merchant_wallets WHERE network = ? AN
  * that expiry and the choice in it, so a creation holding the wallet lock makes one round trip for both (issue 31 item
  * 5): `expired` closes the address's overdue requests; `free` waits for it (the cross join reads all its rows, so the
  * update is done before any row is inserted and an amount it frees can be taken at once under the partial unique
- * index) and picks the smallest delta whose amount no open request at the address holds (the rows it just expired
+ * index) and picks the smallest delta whose amount no open request at the address holds, among the first k + 1
+ * (k: the amounts taken in the range; one of them is free) rather than all 9,999 (the rows it just expired
  * are left out by the same condition: one snapshot); `inserted` writes the row with it, or nothing when all 9,999
  * are taken. `select` adds columns beside `inserted.*` (their own SQL and bindings).
  */
@@ -116,7 +117,8 @@ function insertWithFreeAmount(
         WHERE wallet_id IN (${WALLETS_AT_ADDRESS}) AND status IN ('AWAITING', 'REVIEW')
           AND NOT (status = 'AWAITING' AND expires_at <= ?) AND amount_atomic BETWEEN ?::numeric AND ?::numeric),
      free AS (
-       SELECT d FROM generate_series(?::bigint, ?::bigint) AS d CROSS JOIN (SELECT count(*) FROM expired) AS e
+       SELECT d FROM generate_series(?::bigint, LEAST(?::bigint, ?::bigint + (SELECT count(*) FROM taken))) AS d
+         CROSS JOIN (SELECT count(*) FROM expired) AS e
         WHERE ?::numeric + d NOT IN (SELECT amount_atomic FROM taken)
         ORDER BY d LIMIT 1),
      inserted AS (
@@ -133,6 +135,7 @@ function insertWithFreeAmount(
       (input.quotedAtomic + DELTA_MAX).toString(),
       DELTA_MIN.toString(),
       DELTA_MAX.toString(),
+      DELTA_MIN.toString(),
       quoted,
       ...Object.values(row),
       quoted,
