@@ -247,6 +247,7 @@ describe('PostgreSQL stops under a running app and starts again', () => {
     await blocker.query("SELECT id FROM webhook_endpoints WHERE tenant_id = $1 AND interface = 'proof' FOR UPDATE", [
       merchant.id,
     ]);
+    const blockerPid = (await blocker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     const inFlight = proof('POST', '/v1/requests', body, idem);
     const watcher = new pg.Client({ connectionString: own.url });
     watcher.on('error', () => undefined);
@@ -255,8 +256,9 @@ describe('PostgreSQL stops under a running app and starts again', () => {
       'the creation to wait on the held lock mid-transaction',
       async () => {
         const r = await watcher.query(
-          "SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' AND query ILIKE '%webhook_endpoints%'",
-          [APP_NAME],
+          // Blocked by the holder of the destination's row (the statement's text may be cut in pg_stat_activity).
+          "SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock' AND $2 = ANY(pg_blocking_pids(pid))",
+          [APP_NAME, blockerPid],
         );
         return r.rowCount === 1;
       },
