@@ -42,7 +42,8 @@ import { beforeSchema, CURSOR_LISTS, encodeCursor, limitSchema } from '../http/p
 import { Contract, type Components } from '../http/contract.js';
 import { V1_ONLY, V1_REQUESTS, V1_RESPONSES } from '../processing/openapi.contract.js';
 import { batchPageSchema, deliveryPageSchema, jobPageSchema, purchasePageSchema } from './responses.js';
-import { errorSchema } from './openapi.errors.js';
+import { errorSchema, type ErrorsOf } from './openapi.errors.js';
+import type { SessionRoute } from '../http/session-document.js';
 
 /**
  * The OpenAPI 3.1 document of the company administrators' session (`/api/company` and `POST /v1/webhooks`): what a
@@ -144,3 +145,6 @@ export const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases
   },
 });
 export const emptyPage = { data: [], next_cursor: null };
+
+/** One operation of the company document's route tables (openapi.*-routes.ts, one file per area). */
+export type CompanyRoute = SessionRoute<ErrorsOf>;
