@@ -52,6 +52,12 @@ import type { SessionRoute } from '../http/session-document.js';
  */
 export const COMPANY_OPENAPI_PATH = '/api/company/openapi.json';
 export const COMPANY_DOCS_PATH = '/api/company/docs';
+/**
+ * The document's own version: no specification has a release of the company session. processing-api.md section 5 says
+ * only that keys are managed in an interactive same-origin web session and that the format of its requests is not
+ * shown; its 1.2.0 is the release of `/v1` (PROCESSING_API_VERSION), which this document does not describe apart from
+ * `POST /v1/webhooks`. So it stays 1.0.0 until these routes change incompatibly.
+ */
 export const COMPANY_API_VERSION = '1.0.0';
 
 /** The answer of `GET /api/company/openapi.json`: an OpenAPI document (its own parts are not restated). */
