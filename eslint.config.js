@@ -277,12 +277,47 @@ export default tseslint.config(
   },
   // 5a. bench/ never imports test/ (nor does support/, which both use): what both need lives in support/ (sample
   //     material, accuracy measures, local chains and harnesses).
+  //     bench/ reaches api/ through ONE module, bench/lib/http-stack.ts: the HTTP benches measure the app's own HTTP
+  //     stack (issue 31 item 5's baseline is that stack, with the same authentication and idempotency middleware,
+  //     doing one INSERT), so building the app and mounting a route behind its guards is what they need of api/ and
+  //     all they get; a business operation (a job, a workflow start, a worker) comes from services/ or workers/.
+  //     support/ imports no api/ at all: it is shared by test/ and bench/, and an HTTP app composed there would be a
+  //     second door into api/; what composes api/ for tests (the paid test route) is in test/helpers/.
   {
-    files: ['bench/**/*.ts', 'support/**/*.ts'],
+    files: ['bench/**/*.ts'],
+    ignores: ['bench/lib/http-stack.ts'],
     rules: restrict([
       {
         group: layer('test'),
         message: 'bench/ and support/ never import test/: move what both need into support/',
+      },
+      {
+        group: layer('api'),
+        message:
+          'bench/ reaches api/ only through bench/lib/http-stack.ts (the app and its middleware); business operations come from services/ or workers/',
+      },
+    ]),
+  },
+  {
+    files: ['bench/lib/http-stack.ts'],
+    rules: restrict([
+      {
+        group: layer('test'),
+        message: 'bench/ and support/ never import test/: move what both need into support/',
+      },
+    ]),
+  },
+  {
+    files: ['support/**/*.ts'],
+    rules: restrict([
+      {
+        group: layer('test'),
+        message: 'bench/ and support/ never import test/: move what both need into support/',
+      },
+      {
+        group: layer('api'),
+        message:
+          'support/ (shared by test/ and bench/) composes no HTTP app: bench/ uses bench/lib/http-stack.ts, tests test/helpers/',
       },
     ]),
   },

@@ -28,9 +28,7 @@ import { createFileStore } from '../adapters/storage/file-store.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
 import { getBalance, grantCredits } from '../db/repositories/credits.repo.js';
-import { buildApp } from '../api/server.js';
-import { buildChainReader } from '../api/deps.js';
-import { listen } from '../api/http/lifecycle.js';
+import { serveApp } from './lib/http-stack.js';
 import { workflowsPath } from '../workers/worker.js';
 import { startBenchApp, startBenchWorker, startProcessingBench } from './lib/bench-worker.js';
 import { startWorkerProcesses, type WorkerProcessState } from './lib/worker-processes.js';
@@ -294,19 +292,9 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     shutdownGraceMs: 5000,
     identity: `bench-processing-${process.pid}`,
   });
-  const app = buildApp({
-    db,
-    logger,
-    config,
-    chainReader: buildChainReader(config),
-    payments: null,
-    secretBox,
-    workflows: gw,
-  });
-  const server = await listen(app, '127.0.0.1', 0);
-  run.defer('stop the app', () => server.drain(1000));
+  const appUrl = await serveApp(run, { db, logger, config, secretBox, workflows: gw });
 
-  const client = v1Client(server.url, apiKey);
+  const client = v1Client(appUrl, apiKey);
   for (const c of cases) c.uploadId = await client.upload(c.filename, c.input);
 
   let seq = 0;

@@ -21,9 +21,7 @@ import { DELTA_MAX } from '../domain/proof/matching-delta.js';
 import { DEFAULT_VALID_HOURS } from '../domain/validation/proof-request.js';
 import { benchInfrastructure } from './lib/bench-infrastructure.js';
 import { migrateLatest } from '../db/migrate.js';
-import { buildApp } from '../api/server.js';
-import { buildChainReader } from '../api/deps.js';
-import { listen } from '../api/http/lifecycle.js';
+import { serveApp } from './lib/http-stack.js';
 import { openBenchDatabase } from './lib/bench-db.js';
 import { benchArgs, intOption, runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { sampleMemory, startMemorySampler, warningSink, type MemorySample } from './lib/measure.js';
@@ -38,7 +36,7 @@ import {
 import { formatReport, isHealthy, type Check, type ScaledRow, type ScenarioResult } from './lib/proof-report.js';
 import type { SideResult } from './lib/proof-side.js';
 import { startApiProcesses } from './lib/api-processes.js';
-import { BASELINE_PATH, baselineInsertMount } from './lib/proof-baseline.js';
+import { BASELINE_PATH, baselineInsertRoute } from './lib/proof-baseline.js';
 
 const WARMUP_PER_CLIENT = 5;
 /** Creations (and bare inserts) per client of the untimed round before the measured rows. */
@@ -124,28 +122,18 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   // The baseline route's state: the scenario's merchants and the next amount delta (set past the API's rows).
   let scenarioMerchants: BenchMerchant[] = [];
   let nextDelta = 0n;
-  const app = buildApp(
+  const appUrl = await serveApp(
+    run,
+    { db, logger, config, secretBox },
     {
-      db,
-      logger,
-      config,
-      chainReader: buildChainReader(config),
-      payments: null,
-      secretBox,
-      workflows: null,
-    },
-    {
-      proofMounts: [
-        baselineInsertMount({
+      proofRoutes: [
+        baselineInsertRoute({
           merchants: () => scenarioMerchants,
           nextDelta: () => nextDelta++,
-          publicBaseUrl: config.http.publicBaseUrl,
         }),
       ],
     },
   );
-  const server = await listen(app, '127.0.0.1', 0);
-  run.defer('stop the app', () => server.drain(1000));
 
   const c = opts.concurrency;
   const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
@@ -206,7 +194,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     const elu = recordEventLoopUtilization();
     const loading = runProofLoad(
       {
-        baseUrl: server.url,
+        baseUrl: appUrl,
         clients,
         amountUsdc: AMOUNT_USDC,
         description: DESCRIPTION,
@@ -242,7 +230,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     const stackElu = recordEventLoopUtilization();
     const stackLoad = await runProofLoad(
       {
-        baseUrl: server.url,
+        baseUrl: appUrl,
         path: BASELINE_PATH,
         clients,
         amountUsdc: AMOUNT_USDC,

@@ -16,11 +16,11 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { stderrProgress as progress } from '../adapters/infra/progress.js';
-import { listen } from '../api/http/lifecycle.js';
 import { PAID_ROUTES } from '../services/x402/route-table.js';
 import { USDC } from '../support/x402-harness.js';
 import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
 import { withDeadline } from './lib/measure.js';
+import { serveKoa } from './lib/http-stack.js';
 import { runHttpLoad, runHttpLoadSpread } from './lib/http-load.js';
 import { startApiProcesses } from './lib/api-processes.js';
 import { timedPayingClient } from './lib/x402-client.js';
@@ -78,8 +78,7 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
     ctx.body = { status: 'ok' };
   });
   bare.use(router.routes());
-  const bareServer = await listen(bare, '127.0.0.1', 0);
-  run.defer('stop the bare Koa app', () => bareServer.drain(1000));
+  const bareUrl = await serveKoa(run, bare, 'stop the bare Koa app');
 
   const checks: Check[] = [];
   const check = (ok: boolean, text: string) => checks.push({ ok, text });
@@ -100,7 +99,7 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
       accept.payTo === chain.payTo,
     `unpaid Verify answers 402 payment_required with PAYMENT-REQUIRED: exact, eip155:8453, USDC, ${PAID_ROUTES.verify.priceAtomic}, payTo (got ${probe.status}, ${accept?.amount ?? 'no requirement'})`,
   );
-  const bareProbe = await fetch(`${bareServer.url}/ok`);
+  const bareProbe = await fetch(`${bareUrl}/ok`);
   check(
     bareProbe.status === 200 && ((await bareProbe.json()) as { status?: string }).status === 'ok',
     'bare Koa answers 200 {"status":"ok"}',
@@ -130,7 +129,7 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
     );
     return { label, result };
   };
-  const bareSide = await side('bare Koa  GET /ok -> 200 JSON', `${bareServer.url}/ok`, 200);
+  const bareSide = await side('bare Koa  GET /ok -> 200 JSON', `${bareUrl}/ok`, 200);
   const healthSide = await side('app  GET /x402/health -> 200', `${appUrl}/x402/health`, 200);
   const unpaidSide = await side(`app  GET ${verifyPath} -> 402`, unpaidUrl, 402, 'payment-required');
 

@@ -42,7 +42,8 @@ import { beforeSchema, CURSOR_LISTS, encodeCursor, limitSchema } from '../http/p
 import { Contract, type Components } from '../http/contract.js';
 import { V1_ONLY, V1_REQUESTS, V1_RESPONSES } from '../processing/openapi.contract.js';
 import { batchPageSchema, deliveryPageSchema, jobPageSchema, purchasePageSchema } from './responses.js';
-import { errorSchema } from './openapi.errors.js';
+import { errorSchema, type ErrorsOf } from './openapi.errors.js';
+import type { SessionRoute } from '../http/session-document.js';
 
 /**
  * The OpenAPI 3.1 document of the company administrators' session (`/api/company` and `POST /v1/webhooks`): what a
@@ -51,6 +52,12 @@ import { errorSchema } from './openapi.errors.js';
  */
 export const COMPANY_OPENAPI_PATH = '/api/company/openapi.json';
 export const COMPANY_DOCS_PATH = '/api/company/docs';
+/**
+ * The document's own version: no specification has a release of the company session. processing-api.md section 5 says
+ * only that keys are managed in an interactive same-origin web session and that the format of its requests is not
+ * shown; its 1.2.0 is the release of `/v1` (PROCESSING_API_VERSION), which this document does not describe apart from
+ * `POST /v1/webhooks`. So it stays 1.0.0 until these routes change incompatibly.
+ */
 export const COMPANY_API_VERSION = '1.0.0';
 
 /** The answer of `GET /api/company/openapi.json`: an OpenAPI document (its own parts are not restated). */
@@ -144,3 +151,6 @@ export const beforeParam = (list: 'jobs' | 'deliveries' | 'batches' | 'purchases
   },
 });
 export const emptyPage = { data: [], next_cursor: null };
+
+/** One operation of the company document's route tables (openapi.*-routes.ts, one file per area). */
+export type CompanyRoute = SessionRoute<ErrorsOf>;

@@ -4,14 +4,12 @@ import { componentSchemas as processingSchemas } from '../processing/openapi.sch
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 import { errors, errorsOf, HEADERS, COMPANY_ERRORS } from './openapi.errors.js';
 import { companyContract, COMPANY_DOCS_PATH, COMPANY_API_VERSION } from './openapi.contract.js';
-import { TEAM_ROUTES, WEBHOOK_ROUTES, WORKFLOW_ROUTES, CREDIT_PACK_ROUTES } from './openapi.team-routes.js';
-import {
-  SESSION_ROUTES,
-  JOB_ROUTES,
-  REVIEW_ROUTES,
-  DELIVERY_ROUTES,
-  DOCUMENTATION_ROUTES,
-} from './openapi.session-routes.js';
+import { SESSION_ROUTES, DOCUMENTATION_ROUTES } from './openapi.session-routes.js';
+import { JOB_ROUTES, REVIEW_ROUTES } from './openapi.job-routes.js';
+import { TEAM_ROUTES } from './openapi.team-routes.js';
+import { WEBHOOK_ROUTES, DELIVERY_ROUTES } from './openapi.webhook-routes.js';
+import { WORKFLOW_ROUTES } from './openapi.saved-workflow-routes.js';
+import { CREDIT_PACK_ROUTES } from './openapi.credit-routes.js';
 
 export { COMPANY_API_VERSION, COMPANY_DOCS_PATH, COMPANY_OPENAPI_PATH } from './openapi.contract.js';
 export { COMPANY_ERRORS } from './openapi.errors.js';

@@ -3,35 +3,33 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { LIMITS } from '../../domain/accounts.js';
 import { MAX_REVIEW_REVISIONS } from '../../domain/extraction-review.js';
 import { plainHeaders, sessionHeaders } from '../http/session-document.js';
-import { errorResponses, responseRef, type Schema } from '../http/openapi-kit.js';
+import { responseRef, type Schema } from '../http/openapi-kit.js';
+import { errorCodeEnum, errorRows, tableErrorResponses } from '../http/error-table.js';
 
 /** The company session's error codes, the `Error` body and the error responses of an operation by what it is. */
 
 const REQUEST_ID = '5f0c6c1e-3a51-4f7e-9b8e-2d1f7c0a9e44';
 
 /** Every code these routes answer, with when: the document's `x-error-codes` and the `Error` schema's enum. */
-export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
+export const COMPANY_ERRORS = errorRows([
   {
     code: 'session_required',
     when: 'No live session cookie (never signed in, signed out, expired, idle too long, or the member was removed).',
   },
-  { code: 'invalid_credentials', when: 'Sign-in: the address or the password is wrong (the same answer for both).' },
-  { code: 'api_key_in_url', when: 'A credential-named parameter or an API key is in the query string.' },
+  'invalid_credentials',
+  'api_key_in_url',
   {
     code: 'authorization_header_rejected',
     when: 'An `Authorization` header was sent to `/api/company`: these routes take the session cookie only.',
   },
-  {
-    code: 'api_key_not_accepted',
-    when: '`POST /v1/webhooks` with an `Authorization` header: an API key cannot register webhooks.',
-  },
-  { code: 'origin_rejected', when: 'A mutation without an allowed `Origin` (or with a cross-site `Sec-Fetch-Site`).' },
-  { code: 'csrf_failed', when: "A mutation without the session's `X-CSRF-Token`." },
+  'api_key_not_accepted',
+  'origin_rejected',
+  'csrf_failed',
   {
     code: 'billing_admin_required',
     when: 'Keys, members, invitations, webhooks and changes to saved workflows are for billing administrators; this member is not one.',
   },
-  { code: 'forbidden', when: 'The company is suspended.' },
+  'forbidden',
   {
     code: 'not_found',
     when: "The key, member, invitation, webhook, delivery or saved workflow does not exist in your company (another company's id gets the same answer).",
@@ -93,24 +91,22 @@ export const COMPANY_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = 
     code: 'too_many_open_purchases',
     when: 'The company holds 3 credit-pack purchases awaiting payment or in review already: pay one or wait until one expires (24 hours after it was made).',
   },
-  { code: 'payload_too_large', when: 'A JSON body over the limit.' },
-  { code: 'unsupported_media_type', when: 'A body not sent as `application/json`.' },
-  { code: 'validation_failed', when: 'Invalid body or query; `issues` names every field.' },
-  { code: 'malformed_json', when: 'The body is not valid JSON.' },
+  'payload_too_large',
+  'unsupported_media_type',
+  'validation_failed',
+  'malformed_json',
   {
     code: 'rate_limited',
     when: 'Over the request limit (per IP, per session, or sign-in attempts per address); wait `Retry-After` seconds.',
   },
-  { code: 'internal_error', when: 'Unexpected server error; quote `request_id`.' },
+  'internal_error',
   { code: 'service_unavailable', when: 'The database is temporarily unavailable; retry after `Retry-After` seconds.' },
-];
-
-const CODES = COMPANY_ERRORS.map((e) => e.code);
+]);
 
 export const errorSchema = z
   .looseObject({
     detail: z.string(),
-    code: z.enum(CODES as [ErrorCode, ...ErrorCode[]]),
+    code: z.enum(errorCodeEnum(COMPANY_ERRORS)),
     request_id: z.string(),
     issues: z.array(z.strictObject({ path: z.string(), message: z.string() })).optional(),
   })
@@ -120,14 +116,14 @@ export const HEADERS: Record<string, Schema> = {
   ...sessionHeaders(),
 };
 export const plain = plainHeaders;
-const errorResponse = errorResponses('company', plain);
-const example = (code: ErrorCode): Schema => ({
-  detail: COMPANY_ERRORS.find((e) => e.code === code)!.when,
-  code,
-  request_id: REQUEST_ID,
+/** An error response of `codes` (the `Error` schema restricted to them), with the first code's example. */
+export const errors = tableErrorResponses({
+  iface: 'company',
+  headers: plain,
+  rows: COMPANY_ERRORS,
+  messageField: 'detail',
+  requestId: REQUEST_ID,
 });
-export const errors = (status: number, codes: ErrorCode[], description: string, extraHeaders: Schema = {}) =>
-  errorResponse(status, codes, description, example(codes[0]!), extraHeaders);
 
 /** The errors of an operation, by what it is: public or behind the session, a mutation, an admin's, with an id or a query. */
 export interface ErrorsOf {

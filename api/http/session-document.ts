@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ErrorCode } from '../../domain/errors.js';
 import type { AppState, InterfaceName } from './context.js';
 import type { Contract } from './contract.js';
-import { statusOf } from './errors.js';
+import { errorCodeRows, type ErrorRow } from './error-table.js';
 import {
   header,
   headerRef,
@@ -108,14 +108,12 @@ export function mountSessionDocs(
     docsPath: string;
     title: string;
     document: Obj;
-    errors: ReadonlyArray<{ code: ErrorCode; when: string }>;
+    errors: ReadonlyArray<ErrorRow>;
     note?: string;
   },
 ): void {
-  const rows = spec.errors
-    .map(
-      (e) => `<tr><td>${statusOf(spec.iface, e.code)}</td><td><code>${e.code}</code></td><td>${md(e.when)}</td></tr>`,
-    )
+  const rows = errorCodeRows(spec.iface, spec.errors)
+    .map((e) => `<tr><td>${e.status}</td><td><code>${e.code}</code></td><td>${md(e.when)}</td></tr>`)
     .join('');
   const nav = [
     ['#session', 'Session'],
@@ -158,7 +156,7 @@ export function sessionDocument(spec: {
   cookieName: string;
   signInPath: string;
   errors: ErrorBuilder;
-  errorList: ReadonlyArray<{ code: ErrorCode; when: string }>;
+  errorList: ReadonlyArray<ErrorRow>;
 }): Schema {
   return {
     openapi: '3.1.0',
@@ -175,7 +173,7 @@ export function sessionDocument(spec: {
       schemas: spec.schemas,
       headers: spec.headers,
     },
-    'x-error-codes': spec.errorList.map((e) => ({ code: e.code, status: statusOf(spec.iface, e.code), when: e.when })),
+    'x-error-codes': errorCodeRows(spec.iface, spec.errorList),
   };
 }
 

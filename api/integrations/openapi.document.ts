@@ -6,6 +6,7 @@ import { HEADERS } from './openapi.parameters.js';
 import { docRoutes, RECORD_ROUTES, WALLET_ROUTES } from './openapi.record-routes.js';
 import { KEY_ROUTES, PLAN_ROUTES, SESSION_ROUTES, WEBHOOK_ROUTES } from './openapi.routes.js';
 import { SESSION_COOKIE } from './guards.js';
+import { PROOF_API_VERSION } from '../../domain/proof/events.js';
 
 export { INTEGRATIONS_ERRORS } from './openapi.errors.js';
 
@@ -19,7 +20,12 @@ export { INTEGRATIONS_ERRORS } from './openapi.errors.js';
  */
 export const INTEGRATIONS_OPENAPI_PATH = '/api/integrations/openapi.json';
 export const INTEGRATIONS_DOCS_PATH = '/api/integrations/docs';
-export const INTEGRATIONS_API_VERSION = '1.1.0';
+/**
+ * The specification's interface version: the management routes under `/api/integrations` are part of the payment-request
+ * interface (proof-payments-api.md, its management routes; section 9: interface version `1.0`), as `/proof/v1` is. The
+ * document said 1.1.0, a release no specification names.
+ */
+export const INTEGRATIONS_API_VERSION = PROOF_API_VERSION;
 
 function paths(): Record<string, Schema> {
   const routes = [

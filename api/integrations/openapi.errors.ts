@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../../domain/errors.js';
-import { errorResponses, responseRef, type Schema } from '../http/openapi-kit.js';
+import { responseRef, type Schema } from '../http/openapi-kit.js';
+import { errorCodeEnum, errorRows, tableErrorResponses } from '../http/error-table.js';
 import { plainHeaders } from '../http/session-document.js';
 import { EXAMPLES } from '../proof/openapi.examples.js';
 
@@ -11,16 +12,16 @@ import { EXAMPLES } from '../proof/openapi.examples.js';
  */
 
 /** Every code these routes answer, with when: the document's `x-error-codes` and the `Error` schema's enum. */
-export const INTEGRATIONS_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
-  { code: 'invalid_credentials', when: 'Sign-in: the address or the password is wrong (the same answer for both).' },
-  { code: 'api_key_in_url', when: 'A credential-named parameter or an API key is in the query string.' },
+export const INTEGRATIONS_ERRORS = errorRows([
+  'invalid_credentials',
+  'api_key_in_url',
   {
     code: 'authorization_header_rejected',
     when: 'An `Authorization` header was sent: these routes take the session cookie only (API keys are for `/proof/v1`).',
   },
-  { code: 'origin_rejected', when: 'A mutation without an allowed `Origin` (or with a cross-site `Sec-Fetch-Site`).' },
+  'origin_rejected',
   { code: 'session_required', when: 'No live session cookie (never signed in, signed out, expired or idle too long).' },
-  { code: 'csrf_failed', when: "A mutation without the session's `X-CSRF-Token`." },
+  'csrf_failed',
   {
     code: 'customer_access_required',
     when: 'The account is suspended, or (outside `/plan`) it has no active plan or trial.',
@@ -29,7 +30,7 @@ export const INTEGRATIONS_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string 
     code: 'not_found',
     when: "The id names nothing in your account (another account's id gets the same answer), or a body id (`wallet_id`, `customer_id`) is not yours.",
   },
-  { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
+  'method_not_allowed',
   {
     code: 'conflict',
     when: 'Invalid state: a paid invoice cannot be voided; an address another account receives on (in any spelling) cannot be claimed.',
@@ -50,14 +51,11 @@ export const INTEGRATIONS_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string 
     code: 'idempotency_conflict',
     when: 'The `Idempotency-Key` was already used for another operation or payload (keys are account-wide, shared with `/proof/v1`, and never expire).',
   },
-  {
-    code: 'idempotency_in_progress',
-    when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.',
-  },
-  { code: 'payload_too_large', when: 'A JSON body over the limit.' },
-  { code: 'unsupported_media_type', when: 'A body not sent as `application/json`.' },
-  { code: 'malformed_json', when: 'The body is not valid JSON.' },
-  { code: 'validation_failed', when: 'Invalid body or query; `issues` names every field.' },
+  'idempotency_in_progress',
+  'payload_too_large',
+  'unsupported_media_type',
+  'malformed_json',
+  'validation_failed',
   { code: 'idempotency_key_required', when: 'A mutation without an `Idempotency-Key` header.' },
   { code: 'idempotency_key_invalid', when: 'The `Idempotency-Key` is not 16 to 80 letters, digits, `_` or `-`.' },
   {
@@ -77,19 +75,17 @@ export const INTEGRATIONS_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string 
     code: 'rate_limited',
     when: 'Over a request limit (per IP, sign-in attempts per address, or pro creations per hour); wait `Retry-After` seconds.',
   },
-  { code: 'internal_error', when: 'Unexpected server error; quote `request_id`.' },
+  'internal_error',
   {
     code: 'service_unavailable',
     when: 'Temporarily unavailable (the database, Temporal for a retry, or a stored document); retry after `Retry-After` seconds.',
   },
-];
-
-const CODES = INTEGRATIONS_ERRORS.map((e) => e.code) as [ErrorCode, ...ErrorCode[]];
+]);
 
 /** Every /api/integrations error body (`errorBody` of api/http/errors.ts): `{error, code, request_id, issues?}`. */
 export const integrationsErrorSchema = z.strictObject({
   error: z.string(),
-  code: z.enum(CODES),
+  code: z.enum(errorCodeEnum(INTEGRATIONS_ERRORS)),
   request_id: z.string(),
   issues: z
     .array(z.strictObject({ path: z.string(), message: z.string() }))
@@ -97,15 +93,14 @@ export const integrationsErrorSchema = z.strictObject({
     .optional(),
 });
 
-const errorResponse = errorResponses('integrations', plainHeaders);
-const example = (code: ErrorCode): Schema => ({
-  error: INTEGRATIONS_ERRORS.find((e) => e.code === code)!.when,
-  code,
-  request_id: EXAMPLES.requestId,
-});
 /** An error response of `codes` (the `Error` schema restricted to them), with the first code's example. */
-export const errors = (status: number, codes: ErrorCode[], description: string, extraHeaders: Schema = {}) =>
-  errorResponse(status, codes, description, example(codes[0]!), extraHeaders);
+export const errors = tableErrorResponses({
+  iface: 'integrations',
+  headers: plainHeaders,
+  rows: INTEGRATIONS_ERRORS,
+  messageField: 'error',
+  requestId: EXAMPLES.requestId,
+});
 
 export interface ErrorsOf {
   /** The document and its page: answered before every guard, no error documented. */

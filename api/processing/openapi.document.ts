@@ -11,7 +11,8 @@ import {
   responseRef,
   standardHeaders,
 } from '../http/openapi-kit.js';
-import { componentSchemas, schemaRef, v1Status, V1_ERRORS, type Schema } from './openapi.schemas.js';
+import { componentSchemas, schemaRef, V1_ERRORS, type Schema } from './openapi.schemas.js';
+import { errorCodeRows } from '../http/error-table.js';
 import { webhooks } from './openapi.webhooks.js';
 import { batchPaths } from './openapi.batches.js';
 import { readPaths } from './openapi.reads.js';
@@ -796,6 +797,6 @@ export function processingOpenApi(): Json {
       responses: componentResponses(),
       headers: HEADERS,
     },
-    'x-error-codes': V1_ERRORS.map((e) => ({ code: e.code, status: v1Status(e.code), when: e.when })),
+    'x-error-codes': errorCodeRows('v1', V1_ERRORS),
   };
 }

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { newV1WebhookSchema, v1WebhookCreateSchema } from '../../domain/validation/company.js';
 import { v1Contract } from './openapi.contract.js';
 import { errorResponses, header, headerRef, json, responseRef, type Schema } from '../http/openapi-kit.js';
+import { errorRows } from '../http/error-table.js';
 
 /**
  * `POST /v1/webhooks` in the /v1 document (spec section 4: a route of `/v1`, answered for the company session of a
@@ -29,15 +30,12 @@ export const SESSION_SECURITY_SCHEMES: Record<string, Schema> = {
 };
 
 /** The codes only `POST /v1/webhooks` answers among the /v1 routes (the company session's guards). */
-export const REGISTRATION_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
+export const REGISTRATION_ERRORS = errorRows([
   {
     code: 'session_required',
     when: '`POST /v1/webhooks` without a live company session cookie (never signed in, signed out, expired, idle too long, or the member was removed).',
   },
-  {
-    code: 'api_key_not_accepted',
-    when: '`POST /v1/webhooks` with an `Authorization` header: an API key cannot register webhooks.',
-  },
+  'api_key_not_accepted',
   {
     code: 'origin_rejected',
     when: '`POST /v1/webhooks` without an allowed `Origin` (or with a cross-site `Sec-Fetch-Site`).',
@@ -48,7 +46,7 @@ export const REGISTRATION_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string 
     code: 'limit_reached',
     when: `\`POST /v1/webhooks\` when the company has ${LIMITS.webhooksPerCompany} webhooks already (disabled ones included).`,
   },
-];
+]);
 
 const REQUEST_ID = '5f0c6c1e-3a51-4f7e-9b8e-2d1f7c0a9e44';
 const error = (code: ErrorCode, detail: string): Schema => ({ detail, code, request_id: REQUEST_ID });

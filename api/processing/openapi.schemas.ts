@@ -9,7 +9,7 @@ import {
 import { z } from 'zod';
 import { Contract, inputJsonSchema } from '../http/contract.js';
 import { jobIdSchema } from '../../domain/validation/processing-responses.js';
-import { statusOf } from '../http/errors.js';
+import { errorRows } from '../http/error-table.js';
 import { REGISTRATION_ERRORS } from './openapi.registration.js';
 import { OPERATION_SUMMARIES } from './operation-summaries.js';
 import { optionsRequired } from '../../domain/validation/processing-request-schemas.js';
@@ -58,7 +58,7 @@ function withoutDialect(schema: Record<string, unknown>): Schema {
 export { requestSchemaName } from './openapi.contract.js';
 
 /** The /v1 error codes, each with when it happens; the status comes from the error middleware's own table. */
-export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
+export const V1_ERRORS = errorRows([
   {
     code: 'unauthorized',
     when: 'No `Authorization: Bearer` header, or the key is malformed, unknown, revoked or expired.',
@@ -66,12 +66,12 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
   { code: 'api_key_in_url', when: 'A key (or a credential-named parameter) is in the query string. Revoke that key.' },
   { code: 'insufficient_credits', when: 'The wallet cannot cover the quote; nothing is recorded.' },
   { code: 'insufficient_scope', when: 'A read-only key was used for POST or DELETE.' },
-  { code: 'forbidden', when: 'The company is suspended.' },
+  'forbidden',
   {
     code: 'not_found',
     when: 'The job, upload or result index in the path, or an upload of `upload_ids` or the `webhook_id` in the body, does not exist in your company (an id of another company, or a disabled or deleted webhook, gets the same answer; a body field is named in `issues`), or the path is unknown.',
   },
-  { code: 'method_not_allowed', when: 'The path exists, but not with this method (see `Allow`).' },
+  'method_not_allowed',
   {
     code: 'conflict',
     when: 'Incompatible state: the job has not completed (results) or not ended (deletion), or the upload is a source of an unfinished job.',
@@ -112,10 +112,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
     code: 'idempotency_key_target_deleted',
     when: 'The `Idempotency-Key` created a job that has since been deleted (`job_id` names it), so its answer can no longer be replayed; to run the job again, send the request with a new key.',
   },
-  {
-    code: 'idempotency_in_progress',
-    when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.',
-  },
+  'idempotency_in_progress',
   {
     code: 'gone',
     when: "The upload (read, estimated or submitted), the result or a batch's results (its ZIP) are past their 7-day retention.",
@@ -132,7 +129,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
     code: 'validation_failed',
     when: 'Invalid body, options, source kind, page selection or password; unreadable upload; an invalid query parameter of a list. `issues` lists every problem.',
   },
-  { code: 'malformed_json', when: 'The body is not valid JSON.' },
+  'malformed_json',
   {
     code: 'idempotency_key_required',
     when: '`POST /v1/jobs`, `POST /v1/batches` or `POST /v1/batches/{batch_id}/retry-failed` without an `Idempotency-Key` header.',
@@ -153,9 +150,7 @@ export const V1_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
     when: 'Opening an encrypted PDF to quote `pdf-unlock` took longer than the time limit; retry later.',
   },
   ...REGISTRATION_ERRORS,
-];
-
-export const v1Status = (code: ErrorCode) => statusOf('v1', code);
+]);
 
 /** The codes whose body carries fields of their own (`errorBody`'s `fields`), each a variant of `Error`. */
 const CODES_WITH_FIELDS = ['max_credits_exceeded', 'idempotency_key_target_deleted'] as const satisfies ErrorCode[];

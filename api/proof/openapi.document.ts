@@ -32,9 +32,9 @@ import {
   paymentRequestListSchema,
   proofContract,
   PROOF_ERRORS,
-  proofStatus,
 } from './openapi.schemas.js';
 import { webhooks } from './openapi.events.js';
+import { errorCodeRows } from '../http/error-table.js';
 import {
   contactCreateExample,
   contactExample,
@@ -714,6 +714,6 @@ export function proofOpenApi(): Json {
       responses: componentResponses(),
       headers: HEADERS,
     },
-    'x-error-codes': PROOF_ERRORS.map((e) => ({ code: e.code, status: proofStatus(e.code), when: e.when })),
+    'x-error-codes': errorCodeRows('proof', PROOF_ERRORS),
   };
 }

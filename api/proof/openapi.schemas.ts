@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { statusOf } from '../http/errors.js';
-import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { idPattern } from '../../domain/ids.js';
 import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
@@ -35,6 +33,7 @@ import {
   paymentRequestCreatedDataSchema,
 } from '../../domain/validation/proof-event-schemas.js';
 import { Contract } from '../http/contract.js';
+import { errorCodeEnum, errorRows } from '../http/error-table.js';
 import type { Schema } from '../http/openapi-kit.js';
 import { pageSchema } from '../http/pagination.js';
 import { EVENT_DOCS } from './openapi.events.js';
@@ -47,7 +46,7 @@ import { EVENT_DOCS } from './openapi.events.js';
  */
 
 /** The /proof error codes, each with when it happens; the status comes from the error middleware's own table. */
-export const PROOF_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
+export const PROOF_ERRORS = errorRows([
   {
     code: 'unauthorized',
     when: 'No `Authorization: Bearer skp_…` header, or the key is malformed, unknown, revoked, expired, of another interface, or inactive because the current plan allows fewer keys (only the earliest keys stay usable after a downgrade).',
@@ -71,13 +70,10 @@ export const PROOF_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
     code: 'idempotency_conflict',
     when: 'The `Idempotency-Key` was already used for another operation or another payload (keys are account-wide and never expire); use a new key.',
   },
-  {
-    code: 'idempotency_in_progress',
-    when: 'A request with the same `Idempotency-Key` is still being processed; retry shortly.',
-  },
+  'idempotency_in_progress',
   { code: 'payload_too_large', when: 'The JSON body is over the size limit.' },
   { code: 'unsupported_media_type', when: 'A body that is not `application/json`.' },
-  { code: 'malformed_json', when: 'The body is not valid JSON.' },
+  'malformed_json',
   {
     code: 'validation_failed',
     when: 'Invalid body or query (`issues` lists every problem at once): a field breaks its rule (a malformed id included), an unknown field, `valid_hours` over the plan limit, a cursor of another list.',
@@ -100,15 +96,13 @@ export const PROOF_ERRORS: ReadonlyArray<{ code: ErrorCode; when: string }> = [
     code: 'service_unavailable',
     when: 'Temporarily unavailable, e.g. the database cannot be reached; retry after `Retry-After` seconds (the same `Idempotency-Key` is safe).',
   },
-];
-
-export const proofStatus = (code: ErrorCode) => statusOf('proof', code);
+]);
 
 /** Every /proof error body (`errorBody` of api/http/errors.ts). */
 export const proofErrorSchema = z
   .strictObject({
     error: z.string(),
-    code: z.enum(PROOF_ERRORS.map((e) => e.code) as [ErrorCode, ...ErrorCode[]]),
+    code: z.enum(errorCodeEnum(PROOF_ERRORS)),
     request_id: z.string().meta({ description: 'Also in the `X-Request-Id` header; quote it when asking for help.' }),
     issues: z
       .array(

@@ -12,9 +12,7 @@ import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secre
 import { createSystemResolver } from '../../adapters/webhooks/http-delivery.js';
 import type { OperationRunners } from '../../adapters/media/runner-contract.js';
 import { createFileStore } from '../../adapters/storage/file-store.js';
-import { buildApp } from '../../api/server.js';
-import { buildChainReader } from '../../api/deps.js';
-import { listen } from '../../api/http/lifecycle.js';
+import { serveApp } from './http-stack.js';
 import { workflowsPath } from '../../workers/worker.js';
 
 /**
@@ -89,13 +87,5 @@ export async function startBenchApp(
   run: RunLifecycle,
   { secretsKey, ...deps }: { db: Db; logger: Logger; config: Config; workflows: WorkflowGateway; secretsKey?: string },
 ): Promise<string> {
-  const app = buildApp({
-    ...deps,
-    chainReader: buildChainReader(deps.config),
-    payments: null,
-    secretBox: createSecretBox(secretsKey ?? generateSecretsKey()),
-  });
-  const server = await listen(app, '127.0.0.1', 0);
-  run.defer('stop the app', () => server.drain(1000));
-  return server.url;
+  return serveApp(run, { ...deps, secretBox: createSecretBox(secretsKey ?? generateSecretsKey()) });
 }

@@ -13,9 +13,7 @@ import { createAuthorizationStateReader } from '../../adapters/x402/authorizatio
 import { ensureInfrastructure, type Infrastructure } from '../../cli/infrastructure.js';
 import type { Db } from '../../db/connection.js';
 import { migrateLatest } from '../../db/migrate.js';
-import { buildApp } from '../../api/server.js';
-import { listen } from '../../api/http/lifecycle.js';
-import { createX402Payments } from '../../api/x402/payment.middleware.js';
+import { createX402Payments, serveApp } from './http-stack.js';
 import { startX402Chain, USDC, type X402Chain } from '../../support/x402-harness.js';
 import { openBenchDatabase } from './bench-db.js';
 import { benchArgs, intOption, type RunLifecycle } from './lifecycle.js';
@@ -214,24 +212,21 @@ export async function startX402BenchApp(
     authorizationState: createAuthorizationStateReader({ rpcUrls: c.rpcUrls.base, timeoutMs: c.rpcTimeoutMs }),
     paymentTimeoutSeconds: config.x402.paymentTimeoutSeconds,
   });
-  const app = buildApp({
+  const url = await serveApp(run, {
     db,
     logger,
     config,
     chainReader: timedChainReader(reader, rec),
     payments,
     secretBox: createSecretBox(generateSecretsKey()),
-    workflows: null,
   });
-  const server = await listen(app, '127.0.0.1', 0);
-  run.defer('stop the app', () => server.drain(1000));
   return {
     config,
     infra,
     chain,
     db,
     database: description,
-    url: server.url,
+    url,
     since,
     hashes,
     amount,

@@ -10,14 +10,8 @@ import { createDelivery, getEndpoint } from '../../db/repositories/webhooks.repo
 import { samplePdf, sampleWav } from '../../support/sample-files.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from '../helpers/temporal.js';
 import { until } from '../helpers/until.js';
-import {
-  paidTestRouter,
-  payingClient,
-  startX402Chain,
-  TEST_ROUTE,
-  USDC,
-  type X402Chain,
-} from '../../support/x402-harness.js';
+import { payingClient, startX402Chain, USDC, type X402Chain } from '../../support/x402-harness.js';
+import { paidTestRouter, TEST_ROUTE } from '../helpers/x402-paid-route.js';
 import { createMetrics } from '../../adapters/metrics/metrics.js';
 import { startMetricsServer, type MetricsServer } from '../../adapters/metrics/server.js';
 import { createSecretBox, generateSecretsKey } from '../../adapters/crypto/secret-box.js';

@@ -3,15 +3,8 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import {
-  TEST_ROUTE,
-  USDC,
-  paidTestRouter,
-  payingClient,
-  serveFacilitator,
-  startX402Chain,
-  type X402Chain,
-} from '../../support/x402-harness.js';
+import { USDC, payingClient, serveFacilitator, startX402Chain, type X402Chain } from '../../support/x402-harness.js';
+import { TEST_ROUTE, paidTestRouter } from '../helpers/x402-paid-route.js';
 import { createFacilitator } from '../../adapters/x402/facilitator.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';

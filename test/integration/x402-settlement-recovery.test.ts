@@ -5,14 +5,13 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
 import {
-  TEST_ROUTE,
   USDC,
-  paidTestRouter,
   payingClient,
   startX402Chain,
   type X402Chain,
   signTransferAuthorization,
 } from '../../support/x402-harness.js';
+import { TEST_ROUTE, paidTestRouter } from '../helpers/x402-paid-route.js';
 import { createX402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';
 import { createMetrics } from '../../adapters/metrics/metrics.js';

@@ -3,14 +3,8 @@ import { decodePaymentResponseHeader } from '@x402/core/http';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startTestApp } from '../helpers/app.js';
 import { capturingLogger } from '../helpers/logs.js';
-import {
-  TEST_ROUTE,
-  USDC,
-  paidTestRouter,
-  payingClient,
-  startX402Chain,
-  type X402Chain,
-} from '../../support/x402-harness.js';
+import { USDC, payingClient, startX402Chain, type X402Chain } from '../../support/x402-harness.js';
+import { TEST_ROUTE, paidTestRouter } from '../helpers/x402-paid-route.js';
 import { createX402Payments, type X402Payments } from '../../api/x402/payment.middleware.js';
 import { findPayment } from '../../db/repositories/x402-payments.repo.js';
 
