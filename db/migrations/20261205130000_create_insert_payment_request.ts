@@ -24,6 +24,12 @@ export const name = '20261205130000_create_insert_payment_request';
  * `created_at` of the merchant's (p_hourly_offset + 1)-th newest request created after `p_hourly_since` (null when
  * fewer, or no window; the row being inserted is not counted). Amounts are returned as text inside the JSON (numeric
  * (38,0) does not fit a JavaScript number). Called by payment-requests.repo.ts.
+ *
+ * `plan_cache_mode = force_custom_plan`: its statements are planned with the call's values, as the statements sent
+ * from the repository were (an unnamed prepared statement is planned with its parameters). PL/pgSQL would otherwise
+ * switch to a generic plan after five calls, and the range of taken amounts and the hour's OFFSET planned without
+ * their values cost the bench:proof rows with a webhook endpoint 0.50x -> 0.38-0.48x under load 3-5; with custom
+ * plans 0.51-0.74x (bench/README.md, "Issue 31 item 5, session 10").
  */
 export async function up(db: Knex): Promise<void> {
   await db.raw(`
@@ -32,7 +38,7 @@ export async function up(db: Knex): Promise<void> {
       p_customer_label text, p_expected_payer text, p_valid_hours int, p_invoice text, p_expires_at timestamptz,
       p_now timestamptz, p_delta_min bigint, p_delta_max bigint, p_hourly_since timestamptz, p_hourly_offset int)
     RETURNS TABLE (merchant json, wallet json, request json, destinations int, nth_newest_since timestamptz)
-    LANGUAGE plpgsql VOLATILE AS $fn$
+    LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_custom_plan AS $fn$
     #variable_conflict use_column
     DECLARE
       v_merchant json;
