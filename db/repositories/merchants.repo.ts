@@ -33,7 +33,7 @@ export function toPlanQueue(raw: unknown): QueuedPeriod[] {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const toMerchant = (r: any): Merchant => ({
+export const merchantFromRow = (r: any): Merchant => ({
   id: r.id,
   name: r.name,
   status: r.status,
@@ -43,7 +43,7 @@ const toMerchant = (r: any): Merchant => ({
   planQueue: toPlanQueue(r.plan_queue),
   createdAt: r.created_at,
 });
-const toWallet = (r: any): MerchantWallet => ({
+export const walletFromRow = (r: any): MerchantWallet => ({
   id: r.id,
   merchantId: r.merchant_id,
   network: r.network,
@@ -54,18 +54,21 @@ const toWallet = (r: any): MerchantWallet => ({
   heldReason: r.held_reason ?? null,
 });
 /* eslint-enable @typescript-eslint/no-explicit-any */
+/** The timestamp columns of a merchant row and of a wallet row (for rows read as JSON). */
+export const MERCHANT_DATES = ['plan_paid_until', 'trial_started_at', 'created_at'] as const;
+export const WALLET_DATES = ['verified_at', 'created_at'] as const;
 
 /** A new merchant of that name (services/proof/account.ts `openMerchant` checks it); with `trial` its 7-day trial starts now. */
 export async function createMerchant(db: Db, input: { name: string; trial: boolean }, now: Date): Promise<Merchant> {
   const [row] = await db('merchants')
     .insert({ id: newId('mer'), name: input.name, trial_started_at: input.trial ? now : null, created_at: now })
     .returning('*');
-  return toMerchant(row);
+  return merchantFromRow(row);
 }
 
 export async function getMerchant(db: Db, id: string): Promise<Merchant | null> {
   const row = await db('merchants').where({ id }).first();
-  return row ? toMerchant(row) : null;
+  return row ? merchantFromRow(row) : null;
 }
 
 /**
@@ -99,7 +102,7 @@ export async function verifyMerchantKey(
   const merchant =
     extra?.['m_id'] == null
       ? null
-      : toMerchant(
+      : merchantFromRow(
           Object.fromEntries(
             Object.entries(extra)
               .filter(([k]) => k.startsWith('m_'))
@@ -118,7 +121,7 @@ export async function verifyMerchantKey(
  */
 export async function lockMerchant(trx: Db, id: string): Promise<Merchant | null> {
   const row = await trx('merchants').where({ id }).forUpdate().first();
-  return row ? toMerchant(row) : null;
+  return row ? merchantFromRow(row) : null;
 }
 
 /**
@@ -149,7 +152,7 @@ export async function lockMerchantAndWallet(
       'w.created_at as w_created_at',
     );
   if (!row) return null;
-  const wallet = toWallet({
+  const wallet = walletFromRow({
     id: row.w_id,
     merchant_id: row.w_merchant_id,
     network: row.w_network,
@@ -158,7 +161,7 @@ export async function lockMerchantAndWallet(
     verified_at: row.w_verified_at,
     created_at: row.w_created_at,
   });
-  return { merchant: toMerchant(row), wallet };
+  return { merchant: merchantFromRow(row), wallet };
 }
 
 /**
@@ -175,7 +178,7 @@ export async function setMerchantSchedule(
     .where({ id })
     .update({ plan: current.plan, plan_paid_until: current.paidUntil, plan_queue: JSON.stringify(queue) })
     .returning('*');
-  return row ? toMerchant(row) : null;
+  return row ? merchantFromRow(row) : null;
 }
 
 /**
@@ -184,13 +187,13 @@ export async function setMerchantSchedule(
  */
 export async function setMerchantPlan(db: Db, id: string, plan: PaidPlan, paidUntil: Date): Promise<Merchant | null> {
   const [row] = await db('merchants').where({ id }).update({ plan, plan_paid_until: paidUntil }).returning('*');
-  return row ? toMerchant(row) : null;
+  return row ? merchantFromRow(row) : null;
 }
 
 /** Null when there is no such merchant. */
 export async function setMerchantStatus(db: Db, id: string, status: 'active' | 'suspended'): Promise<Merchant | null> {
   const [row] = await db('merchants').where({ id }).update({ status }).returning('*');
-  return row ? toMerchant(row) : null;
+  return row ? merchantFromRow(row) : null;
 }
 
 /**
@@ -206,7 +209,7 @@ export async function ownWalletAt(
     .where({ merchant_id: merchantId, network, address_key: addressKey(network, address) })
     .orderBy('created_at')
     .first();
-  return row ? toWallet(row) : undefined;
+  return row ? walletFromRow(row) : undefined;
 }
 
 /**
@@ -224,7 +227,7 @@ export async function saveVerifiedWallet(
         .where({ id: wallet.existingId })
         .update({ verified_at: now })
         .returning('*');
-      return toWallet(row);
+      return walletFromRow(row);
     }
     const [row] = await db('merchant_wallets')
       .insert({
@@ -237,7 +240,7 @@ export async function saveVerifiedWallet(
         created_at: now,
       })
       .returning('*');
-    return toWallet(row);
+    return walletFromRow(row);
   } catch (e) {
     if (isUniqueViolation(e)) return 'taken';
     throw e;
@@ -253,7 +256,7 @@ export async function verifiedWalletsAt(db: Db, network: Network, address: strin
     .whereNotNull('verified_at')
     .orderBy('created_at')
     .orderBy('id');
-  return rows.map(toWallet);
+  return rows.map(walletFromRow);
 }
 
 /** The merchant's verified wallets that receive (not on hold): what /v1/me lists and requests may name. */
@@ -264,7 +267,7 @@ export async function listVerifiedWallets(db: Db, merchantId: string): Promise<M
     .whereNull('held_reason')
     .orderBy('created_at')
     .orderBy('id');
-  return rows.map(toWallet);
+  return rows.map(walletFromRow);
 }
 
 /** A verified wallet of the merchant that receives (not on hold), locked when `lock` (matching deltas are allocated under this lock). */
@@ -279,7 +282,7 @@ export async function getVerifiedWallet(
     .whereNotNull('verified_at')
     .whereNull('held_reason');
   const row = await (opts.lock ? q.forUpdate().first() : q.first());
-  return row ? toWallet(row) : null;
+  return row ? walletFromRow(row) : null;
 }
 
 /**
@@ -302,7 +305,7 @@ export async function listHeldWallets(
       ),
     );
   return rows.map((r) => ({
-    ...toWallet(r),
+    ...walletFromRow(r),
     heldAt: r.held_at,
     openRequests: r.open_requests,
     unmatchedTransfers: r.unmatched_transfers,
@@ -320,7 +323,7 @@ export async function unholdWallet(db: Db, id: string): Promise<MerchantWallet |
       .whereNotNull('held_reason')
       .update({ held_reason: null, held_at: null })
       .returning('*');
-    return row ? toWallet(row) : null;
+    return row ? walletFromRow(row) : null;
   } catch (e) {
     if (isUniqueViolation(e)) return 'taken';
     throw e;

@@ -1,9 +1,16 @@
-import { addressKey, type Network } from '../../domain/networks.js';
+import type { Network } from '../../domain/networks.js';
 import { DELTA_MAX, DELTA_MIN } from '../../domain/proof/matching-delta.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { merchantPageById } from './paging.js';
-import type { MerchantWallet } from './merchants.repo.js';
+import {
+  MERCHANT_DATES,
+  WALLET_DATES,
+  merchantFromRow,
+  walletFromRow,
+  type Merchant,
+  type MerchantWallet,
+} from './merchants.repo.js';
 
 export type { RequestStatus } from '../../domain/proof/statuses.js';
 import type { RequestStatus } from '../../domain/proof/statuses.js';
@@ -66,88 +73,22 @@ export async function expireOverdueRequests(db: Db, now: Date): Promise<number> 
     .update({ status: 'EXPIRED' });
 }
 
-/** The ids of every wallet row at the wallet's (network, address), whoever holds it: the scope of open amounts. */
-const WALLETS_AT_ADDRESS = 'SELECT id FROM merchant_wallets WHERE network = ? AND address_key = ?';
-
 /**
- * Open requests hold their amount at their receiving address (network and address, not the wallet row): every open
- * request paid to that address, of any wallet row, of any account (a legacy duplicate on hold included), so one
- * amount names one request at one address. AWAITING past its expiry is closed first (EXPIRED) and frees it.
- *
- * The statement that inserts a request (the quote plus the smallest free delta, domain/proof/matching-delta.ts) with
- * that expiry and the choice in it, so a creation holding the wallet lock makes one round trip for both (issue 31 item
- * 5): `expired` closes the address's overdue requests; `free` waits for it (the cross join reads all its rows, so the
- * update is done before any row is inserted and an amount it frees can be taken at once under the partial unique
- * index) and picks the smallest delta whose amount no open request at the address holds, among the first k + 1
- * (k: the amounts taken in the range; one of them is free) rather than all 9,999 (the rows it just expired
- * are left out by the same condition: one snapshot); `inserted` writes the row with it, or nothing when all 9,999
- * are taken. `select` adds columns beside `inserted.*` (their own SQL and bindings).
+ * The columns of a row read as JSON (paycore_insert_payment_request): its timestamps as Dates, as a `select *` reads
+ * them (numeric columns arrive as text already).
  */
-function insertWithFreeAmount(
-  input: PaymentRequestInput,
-  now: Date,
-  select: { sql: string; bindings: readonly unknown[] } = { sql: '', bindings: [] },
-): { sql: string; bindings: unknown[] } {
-  const at = [input.wallet.network, addressKey(input.wallet.network, input.wallet.address)];
-  const quoted = input.quotedAtomic.toString();
-  const row = {
-    id: newId('req'),
-    merchant_id: input.merchantId,
-    wallet_id: input.wallet.id,
-    network: input.wallet.network,
-    pay_to: input.wallet.address,
-    quoted_amount_atomic: quoted,
-    description: input.description,
-    customer_label: input.customerLabel,
-    expected_payer: input.expectedPayer,
-    valid_hours: input.validHours,
-    status: 'AWAITING',
-    invoice_id: input.invoiceId ?? null,
-    expires_at: new Date(now.getTime() + input.validHours * 3_600_000),
-    created_at: now,
-  };
-  const columns = Object.keys(row);
-  return {
-    sql: `WITH expired AS (
-       UPDATE payment_requests SET status = 'EXPIRED'
-        WHERE wallet_id IN (${WALLETS_AT_ADDRESS}) AND status = 'AWAITING' AND expires_at <= ?
-        RETURNING 1),
-     taken AS (
-       SELECT amount_atomic FROM payment_requests
-        WHERE wallet_id IN (${WALLETS_AT_ADDRESS}) AND status IN ('AWAITING', 'REVIEW')
-          AND NOT (status = 'AWAITING' AND expires_at <= ?) AND amount_atomic BETWEEN ?::numeric AND ?::numeric),
-     free AS (
-       SELECT d FROM generate_series(?::bigint, LEAST(?::bigint, ?::bigint + (SELECT count(*) FROM taken))) AS d
-         CROSS JOIN (SELECT count(*) FROM expired) AS e
-        WHERE ?::numeric + d NOT IN (SELECT amount_atomic FROM taken)
-        ORDER BY d LIMIT 1),
-     inserted AS (
-       INSERT INTO payment_requests (${columns.join(', ')}, amount_atomic)
-       SELECT ${columns.map(() => '?').join(', ')}, ?::numeric + free.d FROM free
-       RETURNING *)
-     SELECT inserted.*${select.sql} FROM inserted`,
-    bindings: [
-      ...at,
-      now,
-      ...at,
-      now,
-      (input.quotedAtomic + DELTA_MIN).toString(),
-      (input.quotedAtomic + DELTA_MAX).toString(),
-      DELTA_MIN.toString(),
-      DELTA_MAX.toString(),
-      DELTA_MIN.toString(),
-      quoted,
-      ...Object.values(row),
-      quoted,
-      ...select.bindings,
-    ],
-  };
+export function datesOf<T extends Record<string, unknown>>(row: T, columns: readonly string[]): T {
+  const out: Record<string, unknown> = { ...row };
+  for (const c of columns) if (typeof out[c] === 'string') out[c] = new Date(out[c] as string);
+  return out as T;
 }
 
-/** What insertPaymentRequest writes. */
-export interface PaymentRequestInput {
+const REQUEST_DATES = ['verified_at', 'expires_at', 'created_at'] as const;
+
+/** What a creation writes (the wallet and the amount are the function's). */
+export interface PaymentRequestRowInput {
   merchantId: string;
-  wallet: MerchantWallet;
+  walletId: string;
   quotedAtomic: bigint;
   description: string;
   customerLabel: string | null;
@@ -156,53 +97,101 @@ export interface PaymentRequestInput {
   invoiceId?: string;
 }
 
+/** What insertPaymentRequest writes, for a caller that holds the wallet's lock. */
+export interface PaymentRequestInput extends Omit<PaymentRequestRowInput, 'walletId'> {
+  wallet: MerchantWallet;
+}
+
+interface InsertedRow {
+  merchant: Record<string, unknown> | null;
+  wallet: Record<string, unknown>;
+  request: Record<string, unknown> | null;
+  destinations: number;
+  nth_newest_since: Date | null;
+}
+
+/** One call of paycore_insert_payment_request (migration 20261205130000: the statement and why it is a function). */
+async function insertWithFreeAmount(
+  trx: Db,
+  lock: boolean,
+  input: PaymentRequestRowInput,
+  now: Date,
+  hourly: { since: Date; n: number } | null,
+): Promise<InsertedRow | null> {
+  const { rows } = await trx.raw<{ rows: InsertedRow[] }>(
+    'SELECT * FROM paycore_insert_payment_request(?, ?, ?, ?, ?::numeric, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      lock,
+      input.merchantId,
+      input.walletId,
+      newId('req'),
+      input.quotedAtomic.toString(),
+      input.description,
+      input.customerLabel,
+      input.expectedPayer,
+      input.validHours,
+      input.invoiceId ?? null,
+      new Date(now.getTime() + input.validHours * 3_600_000),
+      now,
+      DELTA_MIN.toString(),
+      DELTA_MAX.toString(),
+      hourly?.since ?? null,
+      hourly ? Math.max(0, hourly.n - 1) : 0,
+    ],
+  );
+  return rows[0] ?? null;
+}
+
+const requestOf = (row: InsertedRow): PaymentRequest | null =>
+  row.request ? toRequest(datesOf(row.request, REQUEST_DATES)) : null;
+
 /**
- * Inserts a request with a matching amount unique at its receiving address. Call inside a transaction holding the
- * wallet row lock (getVerifiedWallet with `lock`): one address has one receiving wallet (`merchant_wallets_one_receiver`),
- * so parallel creations at one address choose deltas one after another; the partial unique index on
- * (wallet_id, amount_atomic) of open requests is the database's own guarantee for the receiving wallet's requests.
- * Null when all 9,999 amounts next to the quote are taken (nothing is written; the caller refuses the creation).
+ * Inserts a request with a matching amount unique at its receiving address, for a caller that holds the wallet's row
+ * lock (getVerifiedWallet with `lock`; platform purchases): one address has one receiving wallet
+ * (`merchant_wallets_one_receiver`), so parallel creations at one address choose deltas one after another; the
+ * partial unique index on (wallet_id, amount_atomic) of open requests is the database's own guarantee for the
+ * receiving wallet's requests. Null when all 9,999 amounts next to the quote are taken (nothing is written; the caller
+ * refuses the creation).
  */
 export async function insertPaymentRequest(
   trx: Db,
   input: PaymentRequestInput,
   now: Date,
 ): Promise<PaymentRequest | null> {
-  const { sql, bindings } = insertWithFreeAmount(input, now);
-  const { rows } = await trx.raw<{ rows: unknown[] }>(sql, bindings as never[]);
-  return rows.length === 0 ? null : toRequest(rows[0]);
+  const { wallet, ...rest } = input;
+  const row = await insertWithFreeAmount(trx, false, { ...rest, walletId: wallet.id }, now, null);
+  return row ? requestOf(row) : null;
 }
 
 /**
- * insertPaymentRequest and, in the same statement, what a creation checks right after it: how many `/proof` webhook
- * destinations the merchant has (not deleted; their rows locked FOR SHARE as appendProofEvent locks them, which skips
- * its own read when there are none), and with `hourly` the `created_at` of the merchant's `n`-th newest request
- * created after `since` (null when it made fewer; the row being inserted is not counted). Null as insertPaymentRequest.
+ * A creation's locks and insert in one round trip: the merchant row and the wallet (a verified wallet of the merchant,
+ * not on hold) locked, then the request inserted as insertPaymentRequest does, with what the creation checks next:
+ * the merchant's `/proof` webhook destinations (not deleted; their rows locked FOR SHARE as appendProofEvent locks
+ * them, which skips its own read when there are none), and with `hourly` the `created_at` of the merchant's `n`-th
+ * newest request created after `since` (null when it made fewer; the row being inserted is not counted). `request` is
+ * null when every amount next to the quote is taken; the whole answer null when there is no such wallet (nothing is
+ * locked or written then).
  */
-export async function insertPaymentRequestCounting(
+export async function lockAndInsertPaymentRequest(
   trx: Db,
-  input: PaymentRequestInput,
+  input: PaymentRequestRowInput,
   now: Date,
   hourly: { since: Date; n: number } | null,
-): Promise<{ request: PaymentRequest; destinations: number; nthNewestSince: Date | null } | null> {
-  const destinations = `, (SELECT count(*) FROM (
-       SELECT 1 FROM webhook_endpoints WHERE interface = 'proof' AND tenant_id = ? AND status <> 'deleted' FOR SHARE
-     ) AS d) AS counted_destinations`;
-  const nth = hourly
-    ? `, (SELECT created_at FROM payment_requests WHERE merchant_id = ? AND created_at > ?
-          ORDER BY created_at DESC OFFSET ? LIMIT 1) AS nth_newest_since`
-    : ', NULL::timestamptz AS nth_newest_since';
-  const { sql, bindings } = insertWithFreeAmount(input, now, {
-    sql: destinations + nth,
-    bindings: [input.merchantId, ...(hourly ? [input.merchantId, hourly.since, Math.max(0, hourly.n - 1)] : [])],
-  });
-  const { rows } = await trx.raw<{ rows: Array<Record<string, unknown>> }>(sql, bindings as never[]);
-  const stored = rows[0];
-  if (!stored) return null;
+): Promise<{
+  merchant: Merchant;
+  wallet: MerchantWallet;
+  request: PaymentRequest | null;
+  destinations: number;
+  nthNewestSince: Date | null;
+} | null> {
+  const row = await insertWithFreeAmount(trx, true, input, now, hourly);
+  if (!row || !row.merchant) return null;
   return {
-    request: toRequest(stored),
-    destinations: Number(stored['counted_destinations']),
-    nthNewestSince: stored['nth_newest_since'] ? new Date(stored['nth_newest_since'] as string) : null,
+    merchant: merchantFromRow(datesOf(row.merchant, MERCHANT_DATES)),
+    wallet: walletFromRow(datesOf(row.wallet, WALLET_DATES)),
+    request: requestOf(row),
+    destinations: Number(row.destinations),
+    nthNewestSince: row.nth_newest_since ? new Date(row.nth_newest_since) : null,
   };
 }
 

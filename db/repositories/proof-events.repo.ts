@@ -20,7 +20,7 @@ export async function appendProofEvent(
   plan?: MerchantPlanState,
   /**
    * How many destinations (not deleted) this transaction already counted for the merchant, their rows then locked FOR
-   * SHARE (insertPaymentRequestCounting): with none there is nothing to read, and no event.
+   * SHARE (lockAndInsertPaymentRequest): with none there is nothing to read, and no event.
    */
   destinations?: number,
 ): Promise<{ id: string; cursor: number; body: Buffer } | null> {

@@ -22,7 +22,7 @@ export const MAX_QUOTED_USDC = '10000000000000000';
 /**
  * A quote /proof can give a matching amount to: above zero and at most MAX_QUOTED_ATOMIC (422 otherwise). The smallest
  * free delta itself is chosen in the statement that inserts the request, under the wallet lock
- * (db/repositories/payment-requests.repo.ts, `insertWithFreeAmount`): this rule's one implementation.
+ * (the function of migration 20261205130000, called by db/repositories/payment-requests.repo.ts): this rule's one implementation.
  */
 export function assertQuotable(quotedAtomic: bigint): void {
   if (quotedAtomic <= 0n || quotedAtomic > MAX_QUOTED_ATOMIC) {

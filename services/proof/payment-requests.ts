@@ -9,9 +9,10 @@ import { paymentPagePath } from '../../domain/proof/payment-page.js';
 import { assertQuotable, noFreeAmount } from '../../domain/proof/matching-delta.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
-import { lockMerchantAndWallet } from '../../db/repositories/merchants.repo.js';
-import { insertPaymentRequestCounting, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
+import { lockMerchantAndWallet, type MerchantWallet } from '../../db/repositories/merchants.repo.js';
+import { lockAndInsertPaymentRequest, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
+import type { Entitlement } from '../../domain/proof/plans.js';
 import { assertHourlyRoom, checkQuota, hourlyWindow, reserveQuota } from './quota.js';
 
 /*
@@ -52,49 +53,113 @@ export function requestJson(r: PaymentRequest, origin: string, now: Date): Payme
  * and `payment_request.created`. Shared by direct creation and invoices, which pass `needInvoices: 1` and their
  * `dueDate`: the request then stays open until the end of that day, and a due date beyond the plan's longest
  * validity is refused naming `due_date` (domain/proof/due-date.ts).
+ *
+ * The locks and the insert are one round trip (lockAndInsertPaymentRequest, issue 31 item 5): the row is written
+ * first and the plan's rules are then decided from the merchant row read under the lock, in the order they always
+ * were (quota, `valid_hours` / `due_date` and `expected_payer`, a free amount, the key, the hourly limit); a refusal
+ * rolls the transaction back, the row with it. The row's values do not depend on the plan: `valid_hours` and the due
+ * date's hours are stored as asked, and a creation whose hours are over the plan's is refused. Without a verified
+ * wallet, or with a quote no amount can be given to, nothing is written and the refusal is made as before the insert
+ * existed (refuseWithoutInsert).
  */
 export async function createPaymentRequest(
   trx: Db,
   merchantId: string,
   req: Omit<RequestCreate, 'validHours'> & { validHours?: number },
   now: Date,
-  opts: {
-    /** The pro plan's creations per hour (RATE_LIMIT_PROOF_PRO_PER_HOUR). */
-    perHour: number;
-    invoiceId?: string;
-    needInvoices?: number;
-    dueDate?: string;
-    /**
-     * Claims the request's idempotency key with the answer made from the row as stored (IdempotentWork.claim), right
-     * after the insert; false when a request with the same key committed first: nothing more is done (the caller's
-     * transaction is rolled back and that request's answer replayed).
-     */
-    claim?: (request: PaymentRequest) => Promise<boolean>;
-  },
+  opts: CreationOptions,
 ): Promise<PaymentRequest> {
   const need = { requests: 1, invoices: opts.needInvoices ?? 0 };
-  // The merchant lock (quota) and the wallet lock (delta allocation) in one statement; without such a wallet the
-  // quota is still checked first, so its answer does not depend on the wallet.
-  const locked = await lockMerchantAndWallet(trx, merchantId, req.walletId);
-  if (!locked) {
-    await reserveQuota(trx, merchantId, need, now);
-    throw bodyIdNotFound('wallet_id', 'no verified wallet with this id in this account (see GET /proof/v1/me)');
+  const locked = quotable(req.quotedAtomic)
+    ? await lockAndInsertPaymentRequest(
+        trx,
+        {
+          merchantId,
+          walletId: req.walletId,
+          quotedAtomic: req.quotedAtomic,
+          description: req.description,
+          customerLabel: req.customerLabel,
+          expectedPayer: req.expectedPayer,
+          validHours: requestedHours(req, opts, now),
+          ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}),
+        },
+        now,
+        hourlyWindow(opts.perHour, now),
+      )
+    : null;
+  if (!locked) return refuseWithoutInsert(trx, merchantId, req, now, opts);
+  const { wallet, request, destinations, nthNewestSince } = locked;
+  // The row just inserted is counted by the quota's usage (it is in this transaction): it is part of `need`.
+  const { merchant, ent } = await checkQuota(trx, locked.merchant, need, now, request ? { requests: 1 } : undefined);
+  assertPlanAllows(ent, wallet, req, opts, now);
+  if (!request) throw noFreeAmount();
+  // The key is taken: all of this is rolled back, the first answer replayed.
+  if (opts.claim && !(await opts.claim(request))) return request;
+  // Over the hour's creations (pro): refused, and the row just inserted is rolled back with the transaction.
+  if (ent.limits.requestsPerHour !== null) assertHourlyRoom(nthNewestSince, opts.perHour, now);
+  await appendProofEvent(
+    trx,
+    {
+      merchantId,
+      type: 'payment_request.created',
+      occurredAt: now,
+      data: paymentRequestCreatedData({ ...request, txHash: null, verifiedAt: null }),
+    },
+    merchant,
+    destinations,
+  ); // the plan read under this transaction's lock of the merchant row
+  return request;
+}
+
+interface CreationOptions {
+  /** The pro plan's creations per hour (RATE_LIMIT_PROOF_PRO_PER_HOUR). */
+  perHour: number;
+  invoiceId?: string;
+  needInvoices?: number;
+  dueDate?: string;
+  /**
+   * Claims the request's idempotency key with the answer made from the row as stored (IdempotentWork.claim), right
+   * after the insert; false when a request with the same key committed first: nothing more is done (the caller's
+   * transaction is rolled back and that request's answer replayed).
+   */
+  claim?: (request: PaymentRequest) => Promise<boolean>;
+}
+
+const quotable = (quotedAtomic: bigint) => {
+  try {
+    assertQuotable(quotedAtomic);
+    return true;
+  } catch {
+    return false;
   }
-  const { merchant, ent } = await checkQuota(trx, locked.merchant, need, now);
-  const { wallet } = locked;
+};
+
+/** The hours the request stays open as asked: `valid_hours` (or its default), or until the end of the due date. */
+function requestedHours(req: { validHours?: number }, opts: { dueDate?: string }, now: Date): number {
+  if (opts.dueDate === undefined) return req.validHours ?? DEFAULT_VALID_HOURS;
+  const window = dueDateWindow(opts.dueDate, now, Number.POSITIVE_INFINITY);
+  return window.ok ? window.validHours : DEFAULT_VALID_HOURS;
+}
+
+/** The plan's limits on how long a request stays open, and `expected_payer` for the wallet's network (422). */
+function assertPlanAllows(
+  ent: Exclude<Entitlement, { kind: 'none' }>,
+  wallet: MerchantWallet,
+  req: { validHours?: number; expectedPayer: string | null },
+  opts: { dueDate?: string },
+  now: Date,
+): void {
   const maxHours = ent.limits.maxValidHours;
   const onPlan = ent.kind === 'trial' ? 'a trial' : 'this plan';
   const issues: Array<{ path: string; message: string }> = [];
-  let validHours = req.validHours ?? DEFAULT_VALID_HOURS;
   if (opts.dueDate !== undefined) {
     const window = dueDateWindow(opts.dueDate, now, maxHours);
-    if (window.ok) validHours = window.validHours;
-    else
+    if (!window.ok)
       issues.push({
         path: 'due_date',
         message: `must be ${window.latestDueDate} or earlier: the invoice's payment request stays open until the end of its due date (UTC), at most ${maxHours} hours on ${onPlan}`,
       });
-  } else if (validHours > maxHours) {
+  } else if ((req.validHours ?? DEFAULT_VALID_HOURS) > maxHours) {
     issues.push({ path: 'valid_hours', message: `at most ${maxHours} on ${onPlan}` });
   }
   const payerIssue = req.expectedPayer ? payerAddressIssue(wallet.network, req.expectedPayer) : null;
@@ -106,41 +171,28 @@ export async function createPaymentRequest(
       { issues },
     );
   }
-  // The insert also counts the merchant's webhook destinations (locked FOR SHARE: with none, no event to read for)
-  // and on pro the creations of the last hour.
-  const hourly = ent.limits.requestsPerHour !== null;
+}
+
+/**
+ * The refusals of a creation that writes nothing (no verified wallet of the merchant with this id, or a quote out of
+ * range), in their order: the quota first (its answer does not depend on the wallet), then the wallet, the plan's
+ * limits, the quote. A wallet verified in the meantime with a quotable amount: the creation is made after all.
+ */
+async function refuseWithoutInsert(
+  trx: Db,
+  merchantId: string,
+  req: Omit<RequestCreate, 'validHours'> & { validHours?: number },
+  now: Date,
+  opts: CreationOptions,
+): Promise<PaymentRequest> {
+  const need = { requests: 1, invoices: opts.needInvoices ?? 0 };
+  const locked = await lockMerchantAndWallet(trx, merchantId, req.walletId);
+  if (!locked) {
+    await reserveQuota(trx, merchantId, need, now);
+    throw bodyIdNotFound('wallet_id', 'no verified wallet with this id in this account (see GET /proof/v1/me)');
+  }
+  const { ent } = await checkQuota(trx, locked.merchant, need, now);
+  assertPlanAllows(ent, locked.wallet, req, opts, now);
   assertQuotable(req.quotedAtomic);
-  const inserted = await insertPaymentRequestCounting(
-    trx,
-    {
-      merchantId,
-      wallet,
-      quotedAtomic: req.quotedAtomic,
-      description: req.description,
-      customerLabel: req.customerLabel,
-      expectedPayer: req.expectedPayer,
-      validHours,
-      ...(opts.invoiceId ? { invoiceId: opts.invoiceId } : {}),
-    },
-    now,
-    hourly ? hourlyWindow(opts.perHour, now) : null,
-  );
-  if (!inserted) throw noFreeAmount();
-  const { request, destinations, nthNewestSince } = inserted;
-  // The key is taken: all of this is rolled back, the first answer replayed.
-  if (opts.claim && !(await opts.claim(request))) return request;
-  // Over the hour's creations: refused, and the row just inserted is rolled back with the transaction.
-  if (hourly) assertHourlyRoom(nthNewestSince, opts.perHour, now);
-  await appendProofEvent(
-    trx,
-    {
-      merchantId,
-      type: 'payment_request.created',
-      occurredAt: now,
-      data: paymentRequestCreatedData({ ...request, txHash: null, verifiedAt: null }),
-    },
-    merchant,
-    destinations,
-  ); // the plan read under this transaction's lock of the merchant row (reserveQuota)
-  return request;
+  return createPaymentRequest(trx, merchantId, req, now, opts);
 }

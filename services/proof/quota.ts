@@ -64,7 +64,7 @@ const HOUR_MS = 3_600_000;
  * merchant created in the hour before `now` (direct or by invoice, through a key or the dashboard) are counted in
  * `payment_requests` itself, so only creations count — a rejected call or a replay created nothing — over a sliding
  * hour. The creation's insert statement reads the `perHour`-th newest creation of the hour (`hourlyWindow`;
- * insertPaymentRequestCounting) under the merchant lock, so parallel creations cannot overrun it; `assertHourlyRoom`
+ * lockAndInsertPaymentRequest) under the merchant lock, so parallel creations cannot overrun it; `assertHourlyRoom`
  * refuses the creation when there is one (the transaction, the inserted row with it, is rolled back).
  */
 export function hourlyWindow(perHour: number, now: Date): { since: Date; n: number } {
@@ -84,12 +84,16 @@ export function assertHourlyRoom(nthNewest: Date | null, perHour: number, now: D
   );
 }
 
-/** reserveQuota's check, for a caller that locked the merchant row itself (in `trx`, before this call). */
+/**
+ * reserveQuota's check, for a caller that locked the merchant row itself (in `trx`, before this call). `written`: the
+ * part of `need` this transaction already inserted (after the lock), which the usage it reads counts already.
+ */
 export async function checkQuota(
   trx: Db,
   merchant: Merchant,
   need: CreationNeed,
   now: Date,
+  written: Partial<CreationNeed> = {},
 ): Promise<{ merchant: Merchant; ent: Exclude<Entitlement, { kind: 'none' }> }> {
   const ent = entitlementAt(merchant, now);
   if (ent.kind === 'none')
@@ -100,7 +104,11 @@ export async function checkQuota(
   const { requestsPerPeriod, invoicesPerPeriod } = ent.limits;
   // A plan without caps (pro) has nothing to count.
   if (requestsPerPeriod === null && invoicesPerPeriod === null) return { merchant, ent };
-  const usage = await usageOf(trx, merchant, ent);
+  const counted = await usageOf(trx, merchant, ent);
+  const usage = {
+    requests: counted.requests - (written.requests ?? 0),
+    invoices: counted.invoices - (written.invoices ?? 0),
+  };
   const label = ent.kind === 'trial' ? 'the trial' : `the ${ent.plan} plan's rolling 30 days`;
   if (requestsPerPeriod !== null && usage.requests + need.requests > requestsPerPeriod) {
     throw new DomainError('quota_exceeded', `Payment request quota reached: ${requestsPerPeriod} in ${label}`);

@@ -199,6 +199,21 @@ describe('POST /proof/v1/requests', () => {
 });
 
 describe('lists', () => {
+  it('parallel creations never overrun the quota: 20 at once on a trial of 12 make exactly 12', async () => {
+    // The row is inserted in the statement that takes the merchant lock and the quota is decided after it, from the
+    // usage read under that lock (the row just written counted as this creation's own): a refusal rolls it back.
+    const m = await h.merchant();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => h.call(m.key, 'POST', '/v1/requests', body(m), newIdem())),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(12);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(8);
+    for (const r of results.filter((x) => x.status === 422))
+      expect(await r.json()).toMatchObject({ code: 'quota_exceeded' });
+    expect(await h.tdb.db('payment_requests').where({ merchant_id: m.id })).toHaveLength(12);
+  });
+
   it('pages by id with limit and an opaque before cursor', async () => {
     const m = await h.merchant({ plan: 'business' });
     const ids: string[] = [];
