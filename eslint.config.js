@@ -64,7 +64,8 @@ const restrict = (patterns, extra = {}) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'var/**', 'coverage/**', 'web/dist/**'] },
+  // var-*: the per-run DATA_DIR folders of test and bench runs in a clone (.gitignore).
+  { ignores: ['node_modules/**', 'dist/**', 'var/**', 'var-*/**', 'coverage/**', 'web/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -191,14 +192,13 @@ export default tseslint.config(
     ignores: ['adapters/infra/temporal-dev-server.ts'],
     rules: restrict([BELOW_SERVICES]),
   },
-  // Repositories do data access only: a business refusal (a limit, a state rule, a conflict a user can act on) is
-  // decided in services/ from what the repository returns. The files listed still hold some (issue 31: ledger
-  // invariants, among them the wallet's atomic guard: a reservation never takes it below zero, `insufficient_credits`, which
-  // is also how a single job's submission learns it cannot pay; and the not-found of a row an authenticated caller
-  // locks); none is added.
+  // Repositories do data access only (rule 5b): a business refusal (a limit, a state rule, a conflict a user can act on,
+  // the not-found of a row a caller asked for) is decided in services/ from what the repository returns. A guard that
+  // must be atomic stays in the repository's statement and comes back as data: the wallet's reservation moves the
+  // balances only when `available` covers them and answers whether it did, which services/processing/credits.ts turns
+  // into `insufficient_credits`. No file is exempt.
   {
     files: ['db/repositories/**/*.ts'],
-    ignores: ['db/repositories/credits.repo.ts'],
     rules: restrict([
       BELOW_SERVICES,
       {

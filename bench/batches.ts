@@ -27,7 +27,7 @@ import { createFileStore } from '../adapters/storage/file-store.js';
 import type { Db } from '../db/connection.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
-import { getBalance, grantCredits } from '../db/repositories/credits.repo.js';
+import { getCredits, grantCredits } from '../services/processing/credits.js';
 import type { WorkflowGateway } from '../services/workflows/workflow-client.js';
 import { workflowsPath } from '../workers/worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
@@ -153,7 +153,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     new Date(),
   );
   await grantCredits(db, company.id, BigInt(opts.items * 10), 'bench');
-  const before = await getBalance(db, company.id);
+  const before = await getCredits(db, company.id);
 
   progress('bundling workflows');
   const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
@@ -236,7 +236,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
     db('batches').where({ id: batch.id }).first('status'),
   );
 
-  const after = await getBalance(db, company.id);
+  const after = await getCredits(db, company.id);
   const sides = [single, batched];
   const rows = [
     [

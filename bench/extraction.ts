@@ -38,7 +38,7 @@ import { createFileOperationRunners } from '../adapters/media/operation-runners.
 import type { OperationRunners } from '../adapters/media/runner-contract.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
-import { grantCredits } from '../db/repositories/credits.repo.js';
+import { grantCredits } from '../services/processing/credits.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import {
   CORPUS_FIELDS,

@@ -24,7 +24,7 @@ import { createFileOperationRunners } from '../adapters/media/operation-runners.
 import { runTool } from '../adapters/media/ocr/run-tool.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
-import { grantCredits } from '../db/repositories/credits.repo.js';
+import { grantCredits } from '../services/processing/credits.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { ALL_VARIANTS, corpusPage, scannedPdf, wordAccuracy, type CorpusPage } from '../support/ocr-corpus.js';
 import { startProcessingBench } from './lib/bench-worker.js';

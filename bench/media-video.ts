@@ -24,7 +24,7 @@ import { probeMedia } from '../adapters/media/av/media-probe.js';
 import { runMediaTool } from '../adapters/media/av/media-process.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
-import { grantCredits } from '../db/repositories/credits.repo.js';
+import { grantCredits } from '../services/processing/credits.js';
 import { startProcessingBench } from './lib/bench-worker.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { workflowIds } from '../workflows/task-queues.js';

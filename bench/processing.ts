@@ -27,7 +27,7 @@ import { compressImage } from '../adapters/media/image/image-operations.js';
 import { createFileStore } from '../adapters/storage/file-store.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
-import { getBalance, grantCredits } from '../db/repositories/credits.repo.js';
+import { getCredits, grantCredits } from '../services/processing/credits.js';
 import { serveApp } from './lib/http-stack.js';
 import { workflowsPath } from '../workers/worker.js';
 import { startBenchApp, startBenchWorker, startProcessingBench } from './lib/bench-worker.js';
@@ -232,7 +232,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   );
   // Far more than the quotes need (a 20-page rotate is 4 credits, an image compress 2), on top of the trial grant.
   await grantCredits(db, company.id, BigInt((opts.jobs + WARMUP) * 20), 'bench');
-  const balanceBefore = await getBalance(db, company.id);
+  const balanceBefore = await getCredits(db, company.id);
 
   progress(`generating the inputs: a ${PDF_PAGES}-page PDF and a ${IMAGE.width}x${IMAGE.height} JPEG`);
   const pdf = await samplePdf(PDF_PAGES);
@@ -385,7 +385,7 @@ async function main(opts: Options, run: RunLifecycle): Promise<boolean> {
   memory.push({ label: 'peak during the measured phase (250 ms samples)', sample: peak });
   memory.push({ label: 'after the measured phase', sample: sampleMemory() });
 
-  const balanceAfter = await getBalance(db, company.id);
+  const balanceAfter = await getCredits(db, company.id);
   const total = (opts.jobs + WARMUP) * cases.length;
   const completed = cases.reduce((s, c) => s + c.completed, 0);
   const identical = cases.reduce((s, c) => s + c.identical, 0);

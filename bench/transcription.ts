@@ -22,7 +22,7 @@ import { createFileOperationRunners } from '../adapters/media/operation-runners.
 import { OfflineWhisperProvider } from '../adapters/providers/transcription/offline-whisper.provider.js';
 import { migrateLatest } from '../db/migrate.js';
 import { createCompany, issueCompanyKey } from '../services/company/memberships.js';
-import { grantCredits } from '../db/repositories/credits.repo.js';
+import { grantCredits } from '../services/processing/credits.js';
 import { installTemporalRuntime } from '../workers/temporal-runtime.js';
 import { SENTENCES, VOICES, spokenClip } from '../support/speech-corpus.js';
 import { wordErrorRate } from '../support/wer.js';

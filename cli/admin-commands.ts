@@ -11,7 +11,8 @@ import { createEndpoint, getDelivery } from '../db/repositories/webhooks.repo.js
 import { workflowIds } from '../domain/workflow-ids.js';
 import { getCompany, listMembers } from '../db/repositories/companies.repo.js';
 import { addMember, createCompany, issueCompanyKey, removeMember } from '../services/company/memberships.js';
-import { getBalance, grantCredits, listLedger } from '../db/repositories/credits.repo.js';
+import { listLedger } from '../db/repositories/credits.repo.js';
+import { getCredits, grantCredits } from '../services/processing/credits.js';
 import { companyName, normalizeEmail, parseRole } from '../domain/accounts.js';
 import { enqueueDelivery } from '../services/workflows/deliveries.js';
 
@@ -73,7 +74,7 @@ export async function companiesCreate(db: Db, flags: Record<string, string | und
     name: companyName(flags['name']),
     ownerEmail: normalizeEmail(flags['owner-email']),
   });
-  return { company, owner, credits: credits(await getBalance(db, company.id)) };
+  return { company, owner, credits: credits(await getCredits(db, company.id)) };
 }
 
 export async function companiesShow(db: Db, flags: Record<string, string | undefined>) {
@@ -83,7 +84,7 @@ export async function companiesShow(db: Db, flags: Record<string, string | undef
   const ledger = await listLedger(db, id, 20);
   return {
     company,
-    credits: credits(await getBalance(db, id)),
+    credits: credits(await getCredits(db, id)),
     members: await listMembers(db, id),
     recent_ledger: ledger.map((e) => ({ ...e, amount: e.amount.toString() })),
   };

@@ -2,7 +2,8 @@ import type Router from '@koa/router';
 import type { z } from 'zod';
 import type { creditsSchema, ledgerEntrySchema } from '../../domain/validation/processing-responses.js';
 import type { Db } from '../../db/connection.js';
-import { getBalance, ledgerFeed, type LedgerFeedEntry } from '../../db/repositories/credits.repo.js';
+import { ledgerFeed, type LedgerFeedEntry } from '../../db/repositories/credits.repo.js';
+import { getCredits } from '../../services/processing/credits.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { parseAfter, parseLimit } from '../http/pagination.js';
@@ -37,7 +38,7 @@ export function mountCredits(
     // One snapshot: the balance and the entries agree (REPEATABLE READ, read only).
     const { balance, entries } = await deps.db.transaction(
       async (trx) => ({
-        balance: await getBalance(trx, companyId),
+        balance: await getCredits(trx, companyId),
         entries: await ledgerFeed(trx, companyId, after, limit),
       }),
       { isolationLevel: 'repeatable read', readOnly: true },

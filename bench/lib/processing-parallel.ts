@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../../db/connection.js';
-import { grantCredits } from '../../db/repositories/credits.repo.js';
+import { grantCredits } from '../../services/processing/credits.js';
 import { createCompany, issueCompanyKey } from '../../services/company/memberships.js';
 import { startJobWorkflow, type WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { workflowIds } from '../../workflows/task-queues.js';

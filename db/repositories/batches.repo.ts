@@ -91,7 +91,6 @@ export async function getBatch(db: Db, companyId: string, id: string): Promise<B
   return row ? toBatch(row) : null;
 }
 
-/** Any batch by id, for the worker and operator commands. */
 /** A retry of `originalId` still queued or processing (its id), other than `exceptId` (the caller's own), or null. */
 export async function findRunningRetry(db: Db, originalId: string, exceptId: string): Promise<string | null> {
   const row = await db('batches')
@@ -102,6 +101,19 @@ export async function findRunningRetry(db: Db, originalId: string, exceptId: str
   return row?.id ?? null;
 }
 
+/** The batches made by retrying `originalId`'s failed items (`retry_of`), oldest first. */
+export async function listRetriesOf(
+  db: Db,
+  originalId: string,
+): Promise<Array<{ id: string; status: BatchStatus; createdAt: Date }>> {
+  const rows = await db('batches')
+    .where({ retry_of: originalId })
+    .orderBy('created_at')
+    .select<Array<{ id: string; status: BatchStatus; created_at: Date }>>('id', 'status', 'created_at');
+  return rows.map((r) => ({ id: r.id, status: r.status, createdAt: r.created_at }));
+}
+
+/** Any batch by id, for the worker and operator commands. */
 export async function getBatchById(db: Db, id: string): Promise<Batch | null> {
   const row = await db('batches').where({ id }).first();
   return row ? toBatch(row) : null;

@@ -1,5 +1,3 @@
-import { DomainError } from '../../domain/errors.js';
-import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 
 /**
@@ -8,9 +6,13 @@ import type { Db } from '../connection.js';
  * constraints keep both balances >= 0; each movement appends one row to the append-only `credit_ledger` in the same transaction.
  *
  * - grant: available += n
- * - reserve (at submission, the quote): available -= q, reserved += q; not enough available → 402
+ * - reserve (at submission, the quote): available -= q, reserved += q, only when available covers q; made by
+ *   `reserveForJobs` (job-reservations.repo.ts, one statement under the company lock)
  * - charge (on success): reserved -= q; at most once per reservation
  * - release (on failure): reserved -= q, available += q; at most once per reservation
+ *
+ * Data access only (rule 5b): a missing wallet comes back as null; services/processing/credits.ts answers it (404),
+ * refuses non-positive amounts (422) and a reservation the wallet cannot cover (402 `insufficient_credits`).
  */
 export interface WalletBalance {
   companyId: string;
@@ -20,10 +22,9 @@ export interface WalletBalance {
 
 type Trx = Db;
 
-async function lockWallet(trx: Trx, companyId: string): Promise<WalletBalance> {
+async function lockWallet(trx: Trx, companyId: string): Promise<WalletBalance | null> {
   const row = await trx('wallets').where({ company_id: companyId }).forUpdate().first();
-  if (!row) throw new DomainError('not_found', 'Company not found');
-  return { companyId, available: BigInt(row.available), reserved: BigInt(row.reserved) };
+  return row ? { companyId, available: BigInt(row.available), reserved: BigInt(row.reserved) } : null;
 }
 
 async function write(trx: Trx, w: WalletBalance): Promise<void> {
@@ -41,16 +42,22 @@ export async function createWallet(db: Db, companyId: string): Promise<void> {
   await db('wallets').insert({ company_id: companyId }).onConflict('company_id').ignore();
 }
 
-export async function getBalance(db: Db, companyId: string): Promise<WalletBalance> {
+/** The company's balances; null when it has no wallet. */
+export async function getBalance(db: Db, companyId: string): Promise<WalletBalance | null> {
   const row = await db('wallets').where({ company_id: companyId }).first();
-  if (!row) throw new DomainError('not_found', 'Company not found');
-  return { companyId, available: BigInt(row.available), reserved: BigInt(row.reserved) };
+  return row ? { companyId, available: BigInt(row.available), reserved: BigInt(row.reserved) } : null;
 }
 
-export async function grantCredits(db: Db, companyId: string, amount: bigint, reason: string): Promise<WalletBalance> {
-  if (amount <= 0n) throw new DomainError('validation_failed', 'a grant must be a positive number of credits');
+/** Adds `amount` (positive: the caller checks) to the available credits, with its ledger row; null: no wallet, nothing written. */
+export async function grantCredits(
+  db: Db,
+  companyId: string,
+  amount: bigint,
+  reason: string,
+): Promise<WalletBalance | null> {
   return inTransaction(db, async (trx) => {
     const w = await lockWallet(trx, companyId);
+    if (!w) return null;
     const next = { ...w, available: w.available + amount };
     await write(trx, next);
     await trx('credit_ledger').insert({ company_id: companyId, kind: 'grant', amount: amount.toString(), reason });
@@ -59,49 +66,10 @@ export async function grantCredits(db: Db, companyId: string, amount: bigint, re
 }
 
 /**
- * Holds `amount` credits for a job (or another purpose). Not enough available credits → 402 insufficient
- * credits. Pass the caller's transaction to make the hold part of it. (A /v1 submission reserves through
- * `reserveForJobs` in job-reservations.repo.ts instead, together with its checks under the company lock.)
- *
- * One statement: the wallet's UPDATE takes its row lock and moves the balances only when
- * `available` covers the amount, re-checked on the newest row by PostgreSQL when a concurrent movement held the lock,
- * and the reservation and its ledger row are written from its answer. No row: not enough (or no wallet).
- */
-export async function reserveCredits(
-  db: Db,
-  companyId: string,
-  amount: bigint,
-  jobId: string | null,
-): Promise<{ reservationId: string; balance: WalletBalance }> {
-  if (amount <= 0n) throw new DomainError('validation_failed', 'a reservation must be a positive number of credits');
-  const reservationId = newId('res');
-  const n = amount.toString();
-  const { rows } = (await db.raw(
-    `WITH w AS (
-       UPDATE wallets SET available = available - ?::bigint, reserved = reserved + ?::bigint, updated_at = now()
-        WHERE company_id = ? AND available >= ?::bigint
-        RETURNING available, reserved),
-     r AS (
-       INSERT INTO credit_reservations (id, company_id, job_id, amount)
-       SELECT ?, ?, ?, ?::bigint FROM w
-       RETURNING id),
-     l AS (
-       INSERT INTO credit_ledger (company_id, kind, amount, reservation_id)
-       SELECT ?, 'reserve', ?::bigint, r.id FROM r)
-     SELECT available, reserved FROM w`,
-    [n, n, companyId, n, reservationId, companyId, jobId, n, companyId, n],
-  )) as { rows: Array<{ available: string; reserved: string }> };
-  const row = rows[0];
-  if (!row) {
-    const w = await getBalance(db, companyId); // no wallet: 404
-    throw new DomainError('insufficient_credits', `Not enough credits: ${amount} needed, ${w.available} available`);
-  }
-  return { reservationId, balance: { companyId, available: BigInt(row.available), reserved: BigInt(row.reserved) } };
-}
-
-/**
  * Settles a held reservation: `charge` on success, `release` on failure. Exactly once: a reservation already
- * settled (either way) is left alone and `false` is returned, so a repeated call after a crash is harmless.
+ * settled (either way) is left alone and `false` is returned, so a repeated call after a crash is harmless. Its callers
+ * settle the reservation a job row names (a foreign key), whose company has had a wallet since its creation: a missing
+ * reservation or wallet is broken data, an Error (not a refusal).
  */
 export async function settleReservation(
   db: Db,
@@ -111,8 +79,9 @@ export async function settleReservation(
 ): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const held = await trx('credit_reservations').where({ id: reservationId }).first();
-    if (!held) throw new DomainError('not_found', 'Reservation not found');
+    if (!held) throw new Error(`reservation ${reservationId} does not exist`);
     const w = await lockWallet(trx, held.company_id);
+    if (!w) throw new Error(`reservation ${reservationId} is of company ${held.company_id}, which has no wallet`);
     const updated = await trx('credit_reservations')
       .where({ id: reservationId, status: 'held' })
       .update({ status: outcome === 'charge' ? 'charged' : 'released', settled_at: trx.fn.now() });

@@ -13,6 +13,13 @@ export interface JobReservationOutcome {
   available: bigint | null;
 }
 
+/** One credit reservation to write: its id (the job row names it), its job (null: a hold without one) and amount. */
+export interface JobReservation {
+  id: string;
+  jobId: string | null;
+  amount: bigint;
+}
+
 /**
  * The part of a submission made under the company lock, in one round trip (issue 32 item 5: every round trip under the
  * lock is one every other submission of the company waits for): the function `paycore_reserve_for_jobs` (migration
@@ -27,7 +34,7 @@ export async function reserveForJobs(
   trx: Db,
   companyId: string,
   sourceIds: readonly string[],
-  reservations: ReadonlyArray<{ id: string; jobId: string; amount: bigint }>,
+  reservations: readonly JobReservation[],
 ): Promise<JobReservationOutcome> {
   const total = reservations.reduce((sum, r) => sum + r.amount, 0n).toString();
   const { rows } = (await trx.raw(
@@ -39,7 +46,7 @@ export async function reserveForJobs(
       [...UNFINISHED_JOB_STATUSES],
       total,
       reservations.map((r) => r.id),
-      reservations.map((r) => r.jobId),
+      reservations.map((r) => r.jobId) as string[], // knex types no null in an array; pg sends it as NULL
       reservations.map((r) => r.amount.toString()),
     ],
   )) as {

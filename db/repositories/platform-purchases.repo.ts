@@ -304,7 +304,10 @@ export async function grantPurchaseOnPayment(
       .ignore()
       .returning('purchase_id');
     if (!grant) return { granted: false };
-    await grantCredits(trx, purchase.company_id, BigInt(purchase.credits), `pack:${purchase.id}`);
+    // A credits purchase names its company (a foreign key), which has had a wallet since its creation: none is broken
+    // data, not a refusal.
+    if (!(await grantCredits(trx, purchase.company_id, BigInt(purchase.credits), `pack:${purchase.id}`)))
+      throw new Error(`purchase ${purchase.id} is for company ${purchase.company_id}, which has no wallet`);
     return { granted: true, purchaseId: purchase.id, kind: 'credits' };
   }
   const merchant = await lockMerchant(trx, purchase.merchant_id);

@@ -16,7 +16,8 @@ import {
   type Member,
 } from '../../db/repositories/companies.repo.js';
 import { lockCompany } from './company-lock.js';
-import { createWallet, grantCredits } from '../../db/repositories/credits.repo.js';
+import { createWallet } from '../../db/repositories/credits.repo.js';
+import { grantCredits } from '../processing/credits.js';
 
 /*
  * A processing company's memberships and keys: the rules (one company per account, the member and key limits, a

@@ -12,12 +12,12 @@ import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { findRunningRetry, insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { lockCompany } from '../company/company-lock.js';
-import { reserveForJobs } from '../../db/repositories/job-reservations.repo.js';
 import { insertJob, listBatchChildren, type Job, type Submitter } from '../../db/repositories/jobs.repo.js';
 import type { WorkflowGateway } from '../workflows/workflow-client.js';
 import { startAfterCommit, type AfterCommit } from '../workflows/workflow-starts.js';
 import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 import { extractionResolver, quoteRequest, sourceGone, type Quote, type QuoteDeps } from './estimate.js';
+import { refuseNonPositiveReservations, reserveJobCredits } from './credits.js';
 import { findUsableV1Webhook } from '../../db/repositories/v1-events.repo.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { childWebhookId } from '../../domain/processing-events.js';
@@ -178,7 +178,8 @@ export async function submitJobs(
   // The rows are written before the lock too (each job names the reservation it will hold; that reference is checked
   // at the commit). Under the lock, only what another transaction may change: a source deleted (DELETE
   // /v1/uploads/{id} holds this lock) or purged, the queue limit and the wallet, decided in one statement
-  // (reserveForJobs) whose outcome is checked here in the order the answers always had (docs/processing.md, "Jobs").
+  // (reserveForJobs, through reserveJobCredits) whose outcome is checked in the order the answers always had
+  // (docs/processing.md, "Jobs"): the sources and the queue here, then the wallet in services/processing/credits.ts.
   const batch =
     input.batch && batchId !== null
       ? await insertBatch(trx, {
@@ -200,8 +201,7 @@ export async function submitJobs(
     jobId: jobIds[i]!,
     amount: BigInt(quotes[i]!.credits),
   }));
-  if (reservations.some((r) => r.amount <= 0n))
-    throw new DomainError('validation_failed', 'a reservation must be a positive number of credits');
+  refuseNonPositiveReservations(reservations);
   const jobs: Job[] = [];
   for (const [i, child] of children.entries()) {
     const { visible, secrets } = splitSecrets(child.request.options);
@@ -238,31 +238,27 @@ export async function submitJobs(
       );
     }
   }
-  const outcome = await reserveForJobs(
+  // The sources and the queue limit are answered before the wallet (reserveJobCredits judges it last).
+  await reserveJobCredits(
     trx,
     companyId,
     children.flatMap((c) => c.request.uploadIds),
     reservations,
+    (outcome) => {
+      assertSourcesStillThere(outcome.sources, children);
+      if (outcome.unfinished > JOB_LIMITS.pendingPerCompany) {
+        const pending = outcome.unfinished - children.length;
+        const why = input.batch
+          ? `${pending} are pending and this batch's ${children.length} jobs would make ${outcome.unfinished}`
+          : 'wait for some to finish';
+        throw new DomainError(
+          'queue_full',
+          `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; ${why}`,
+          { retryAfterSeconds: 10 },
+        );
+      }
+    },
   );
-  assertSourcesStillThere(outcome.sources, children);
-  if (outcome.unfinished > JOB_LIMITS.pendingPerCompany) {
-    const pending = outcome.unfinished - children.length;
-    const why = input.batch
-      ? `${pending} are pending and this batch's ${children.length} jobs would make ${outcome.unfinished}`
-      : 'wait for some to finish';
-    throw new DomainError(
-      'queue_full',
-      `A company can have at most ${JOB_LIMITS.pendingPerCompany} pending jobs; ${why}`,
-      { retryAfterSeconds: 10 },
-    );
-  }
-  if (!outcome.reserved) {
-    if (outcome.available === null) throw new DomainError('not_found', 'Company not found');
-    throw new DomainError(
-      'insufficient_credits',
-      `Not enough credits: ${total} needed, ${outcome.available} available`,
-    );
-  }
   const metrics = deps.metrics;
   if (metrics) {
     // After the commit only: a submission rolled back (an error, a lost Idempotency-Key race) reserved nothing.

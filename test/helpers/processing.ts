@@ -17,7 +17,8 @@ import { capturingLogger } from './logs.js';
 import { startTestWorker, testGateway, uniqueTaskQueue } from './temporal.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import type { JobRecord } from '../../services/processing/records.js';
-import { reserveCredits } from '../../db/repositories/credits.repo.js';
+import { reserveJobCredits } from '../../services/processing/credits.js';
+import { newId } from '../../adapters/crypto/tokens.js';
 import { insertJob } from '../../db/repositories/jobs.repo.js';
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
@@ -188,7 +189,8 @@ export class ProcessingHarness {
     await this.tdb.db.transaction(async (trx) => {
       for (let i = 0; i < count; i++) {
         const id = `job_${String(i).padStart(20, job.marker)}`;
-        const { reservationId } = await reserveCredits(trx, companyId, 1n, id);
+        const reservationId = newId('res');
+        await reserveJobCredits(trx, companyId, [], [{ id: reservationId, jobId: id, amount: 1n }]);
         await insertJob(trx, {
           id,
           companyId,

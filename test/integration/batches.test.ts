@@ -428,6 +428,16 @@ describe('the batch state table', () => {
     expect(await batchesShow(h.tdb.db, { batch: mixed.id })).toMatchObject({
       retried_by: [{ id: retry.id, status: 'failed' }],
     });
+    // --again runs the failed items once more; batches:show lists both retries, oldest first.
+    const again = await batchesRetryFailed(cliDeps, { batch: mixed.id, again: 'true' });
+    expect(again).toMatchObject({ retry_of: mixed.id, item_count: 1, jobs: [{ item_index: 0, upload_ids: [broken] }] });
+    expect(await b.waitForBatch(st.key, again.id)).toMatchObject({ status: 'failed', credits: { released: 2 } });
+    expect(await batchesShow(h.tdb.db, { batch: mixed.id })).toMatchObject({
+      retried_by: [
+        { id: retry.id, status: 'failed' },
+        { id: again.id, status: 'failed' },
+      ],
+    });
     await expect(batchesShow(h.tdb.db, { batch: 'bat_AAAAAAAAAAAAAAAAAAAA' })).rejects.toThrow(/no such batch/);
   });
 });

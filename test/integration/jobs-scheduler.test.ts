@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileOperationRunners } from '../../adapters/media/operation-runners.js';
 import type { OperationRunner, OperationRunners } from '../../adapters/media/runner-contract.js';
 import { newId } from '../../adapters/crypto/tokens.js';
-import { reserveCredits } from '../../db/repositories/credits.repo.js';
+import { reserveJobCredits } from '../../services/processing/credits.js';
 import { claimJobSlot, insertJob } from '../../db/repositories/jobs.repo.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
@@ -139,7 +139,8 @@ describe('scheduler limits across two worker processes', () => {
       for (let j = 0; j < 2; j++) {
         await h.tdb.db.transaction(async (trx) => {
           const id = newId('job');
-          const { reservationId } = await reserveCredits(trx, co.id, 2n, id);
+          const reservationId = newId('res');
+          await reserveJobCredits(trx, co.id, [], [{ id: reservationId, jobId: id, amount: 2n }]);
           await insertJob(trx, {
             id,
             companyId: co.id,

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { encryptedPdfPageCount, WrongPdfPassword } from '../../adapters/media/pdf/qpdf.js';
-import { reserveCredits } from '../../db/repositories/credits.repo.js';
+import { reserveJobCredits } from '../../services/processing/credits.js';
+import { newId } from '../../adapters/crypto/tokens.js';
 import { ProcessingHarness, type TestCompany } from '../helpers/processing.js';
 import { pageContents, pdfHexText, pdfPageText } from '../helpers/pdf-inspect.js';
 import { sampleEncryptedPdf, samplePdf, samplePng } from '../../support/sample-files.js';
@@ -331,7 +332,7 @@ describe('failures', () => {
   it('402 when the wallet cannot cover the quote; nothing is recorded', async () => {
     const poor = await h.company('Poor');
     const pdf = await h.upload(poor.key, 'p.pdf', await samplePdf(1));
-    await reserveCredits(h.tdb.db, poor.id, 999n, null);
+    await reserveJobCredits(h.tdb.db, poor.id, [], [{ id: newId('res'), jobId: null, amount: 999n }]);
     const res = await h.submit(poor.key, { operation: 'pdf-rotate', upload_ids: [pdf], options: { angle: 90 } });
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({ code: 'insufficient_credits' });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reserveCredits } from '../../db/repositories/credits.repo.js';
+import { reserveJobCredits } from '../../services/processing/credits.js';
+import { newId } from '../../adapters/crypto/tokens.js';
 import { issueCompanyKey } from '../../services/company/memberships.js';
 import { processingRouter } from '../../api/processing/processing.routes.js';
 import { v1WebhooksRouter } from '../../api/company/company.routes.js';
@@ -607,7 +608,7 @@ describe('real responses conform to the document', () => {
 
     const poor = await h.company('PoorCo');
     const poorPdf = await uploadOk(poor.key, 'p.pdf', await samplePdf(1));
-    await reserveCredits(h.tdb.db, poor.id, 999n, null);
+    await reserveJobCredits(h.tdb.db, poor.id, [], [{ id: newId('res'), jobId: null, amount: 999n }]);
     expect(codeOf(await c.check('POST /v1/jobs', await submit(poor.key, { ...body, upload_ids: [poorPdf] })))).toBe(
       'insufficient_credits',
     );
@@ -1049,7 +1050,7 @@ describe('real responses conform to the document', () => {
     );
     const poorB = await h.company('PoorBatchCo');
     const poorPdf = await uploadOk(poorB.key, 'p.pdf', await samplePdf(1));
-    await reserveCredits(h.tdb.db, poorB.id, 999n, null);
+    await reserveJobCredits(h.tdb.db, poorB.id, [], [{ id: newId('res'), jobId: null, amount: 999n }]);
     expect(codeOf(await c.check(S, await post(B, poorB.key, { ...body, upload_ids: [poorPdf] })))).toBe(
       'insufficient_credits',
     );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
 import { EVM } from '../../domain/networks.js';
 import { grantPurchaseOnPayment, PLATFORM_MERCHANT_ID } from '../../db/repositories/platform-purchases.repo.js';
-import { getBalance } from '../../db/repositories/credits.repo.js';
+import { getCredits } from '../../services/processing/credits.js';
 import { createCompanyAdmin, createDashboardUser, DashboardClient } from '../helpers/dashboard.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../../support/evm-node.js';
 import { ProofHarness, type TestMerchant } from '../helpers/proof.js';
@@ -519,7 +519,7 @@ describe('credit packs paid in USDC', () => {
       purchase_networks: ['base'],
       card_checkout: false,
     });
-    const before = await getBalance(h.tdb.db, admin.companyId);
+    const before = await getCredits(h.tdb.db, admin.companyId);
 
     // Every answer conforms to the company session's OpenAPI document.
     const c = new Conformance(
@@ -548,10 +548,10 @@ describe('credit packs paid in USDC', () => {
       return p.status === 'paid' ? p : null;
     }, 'the pack to be paid');
     expect(paid.period_start).toBeNull();
-    expect((await getBalance(h.tdb.db, admin.companyId)).available).toBe(before.available + 30_000n);
+    expect((await getCredits(h.tdb.db, admin.companyId)).available).toBe(before.available + 30_000n);
     // A duplicate payment adds nothing; the ledger holds one grant naming the purchase.
     await pay(BigInt(bought.amount_atomic));
-    expect((await getBalance(h.tdb.db, admin.companyId)).available).toBe(before.available + 30_000n);
+    expect((await getCredits(h.tdb.db, admin.companyId)).available).toBe(before.available + 30_000n);
     expect(
       await h.tdb.db('credit_ledger').where({ company_id: admin.companyId, reason: `pack:${bought.id}` }),
     ).toHaveLength(1);

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { lockCompany } from '../../db/repositories/companies.repo.js';
 import { createCompany } from '../../services/company/memberships.js';
-import { getBalance, reserveCredits, settleReservation } from '../../db/repositories/credits.repo.js';
+import { settleReservation } from '../../db/repositories/credits.repo.js';
+import { getCredits, reserveJobCredits } from '../../services/processing/credits.js';
+import { newId } from '../../adapters/crypto/tokens.js';
 
 /**
  * A submission (POST /v1/jobs or /v1/batches) holds its company's lock, then reserves from the wallet; a worker
@@ -34,7 +36,8 @@ async function someoneWaitsForALock(deadlineMs = 10_000): Promise<boolean> {
 describe('a submission and a settlement of the same company at once', () => {
   it('both go through: no deadlock between the company lock and the wallet', async () => {
     const { company } = await createCompany(tdb.db, { name: 'Locks', ownerEmail: 'locks@example.com' });
-    const { reservationId } = await reserveCredits(tdb.db, company.id, 10n, null);
+    const reservationId = newId('res');
+    await reserveJobCredits(tdb.db, company.id, [], [{ id: reservationId, jobId: null, amount: 10n }]);
     const submission = await tdb.db.transaction();
     try {
       await lockCompany(submission, company.id);
@@ -49,7 +52,12 @@ describe('a submission and a settlement of the same company at once', () => {
       while (settled === undefined && !(await someoneWaitsForALock(50))) {
         /* poll until one of the two */
       }
-      const reserved = await reserveCredits(submission, company.id, 5n, null).then(
+      const reserved = await reserveJobCredits(
+        submission,
+        company.id,
+        [],
+        [{ id: newId('res'), jobId: null, amount: 5n }],
+      ).then(
         () => true,
         (e: Error) => e,
       );
@@ -59,6 +67,6 @@ describe('a submission and a settlement of the same company at once', () => {
     } finally {
       if (!submission.isCompleted()) await submission.rollback();
     }
-    expect(await getBalance(tdb.db, company.id)).toMatchObject({ available: 985n, reserved: 5n });
+    expect(await getCredits(tdb.db, company.id)).toMatchObject({ available: 985n, reserved: 5n });
   });
 });

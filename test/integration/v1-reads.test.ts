@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantCredits } from '../../db/repositories/credits.repo.js';
+import { grantCredits } from '../../services/processing/credits.js';
 import { encodeCursor } from '../../api/http/pagination.js';
 import { ProcessingHarness, type JobJson, type TestCompany } from '../helpers/processing.js';
 import { samplePdf, samplePng } from '../../support/sample-files.js';
