@@ -369,3 +369,32 @@ export async function bookPage(angle: number): Promise<Buffer> {
   const turned = await sharp(colour).greyscale().rotate(angle, { background: '#ffffff' }).png().toBuffer();
   return sharp(turned).threshold(128).withMetadata({ density: 150 }).png().toBuffer();
 }
+
+/**
+ * A scan (`png`, greyscale) with a picture of parallel black lines under it, the lines turned `angle` degrees (3 px
+ * lines every 8 px over 80 % of the page's width, 35 % of its height: a line engraving, a ruled or striped graphic).
+ * The text stays upright; the picture's lines out-weigh the text lines in the skew measurement (page-skew.ts), so the
+ * page is measured `angle` crooked and turned by that much before it is read.
+ */
+export async function withHatchedPicture(png: Buffer, angle: number, dpi: number): Promise<Buffer> {
+  const { width, height } = await sharp(png).metadata();
+  const ph = Math.round(height! * 0.35);
+  const pw = Math.round(width! * 0.8);
+  const side = Math.round(Math.hypot(pw, ph)) + 20;
+  const lines = Buffer.alloc(side * side, 255);
+  for (let y = 0; y < side; y++) if (y % 8 < 3) lines.fill(0, y * side, (y + 1) * side);
+  const hatch = await sharp(lines, { raw: { width: side, height: side, channels: 1 } })
+    .rotate(angle, { background: '#ffffff' })
+    .resize(pw, ph, { fit: 'cover' })
+    .png()
+    .toBuffer();
+  return sharp({ create: { width: width!, height: height! + ph + 60, channels: 3, background: '#ffffff' } })
+    .composite([
+      { input: await sharp(png).greyscale().png().toBuffer(), top: 0, left: 0 },
+      { input: hatch, top: height! + 30, left: Math.round(width! * 0.1) },
+    ])
+    .greyscale()
+    .withMetadata({ density: dpi })
+    .png()
+    .toBuffer();
+}

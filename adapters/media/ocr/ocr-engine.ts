@@ -68,9 +68,17 @@ export interface OcrEngine {
   ): Promise<string>;
   /**
    * Tesseract's text of an image, and in the same run its words as TSV (for their confidence); both are read from
-   * files beside the image (`${image}.ocr.txt`, `.tsv`), removed afterwards.
+   * files beside the image (`${image}.ocr.txt`, `.tsv`), removed afterwards. `layout` (the default): page
+   * segmentation mode 1 (orientation detection, then the layout analysis); `sparse`: mode 11 (as much text as it can
+   * find wherever it is, in no particular order; a retry for a page the layout analysis reads badly, page-retry.ts).
    */
-  recognise(image: string, language: string, dpi: number, signal?: AbortSignal): Promise<{ text: string; tsv: string }>;
+  recognise(
+    image: string,
+    language: string,
+    dpi: number,
+    signal?: AbortSignal,
+    mode?: 'layout' | 'sparse',
+  ): Promise<{ text: string; tsv: string }>;
   /**
    * The words of page `page` (1-based) of a PDF's text layer with their boxes, as pdftotext's TSV (`-tsv`: points
    * from the page's top-left; the page's own row gives its size). A page without text has only its page row.
@@ -99,7 +107,8 @@ export interface OcrEngine {
   /**
    * A searchable PDF of a one-page PDF, or of an image at `imageDpi`; resolves the words of its recognition as
    * Tesseract's TSV (for their confidence; written by the same run; null when none was found: confidence unknown).
-   * `rotate: false` keeps the page as it stands (no orientation detection).
+   * `rotate: false` keeps the page as it stands (no orientation detection); `mode: 'sparse'` recognises in
+   * Tesseract's sparse-text mode (page segmentation mode 11) instead of its layout analysis.
    */
   searchable(
     input: string,
@@ -107,7 +116,7 @@ export interface OcrEngine {
     language: string,
     imageDpi?: number,
     signal?: AbortSignal,
-    opts?: { rotate?: boolean },
+    opts?: { rotate?: boolean; mode?: 'layout' | 'sparse' },
   ): Promise<{ tsv: string | null }>;
   /** `source` with its pages replaced where `pages[i]` names a one-page PDF (null keeps the source's page). */
   assemble(source: string, pages: ReadonlyArray<string | null>, out: string): Promise<void>;
@@ -187,14 +196,14 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
       );
       return `${outBase}.png`;
     },
-    async recognise(image, language, dpi, signal) {
+    async recognise(image, language, dpi, signal, mode = 'layout') {
       // Page segmentation mode 1: mode 3's layout analysis after orientation detection, so a page scanned upside down
       // or sideways is read upright (a 180° page read 0 % of its words in mode 3).
       const base = `${image}.ocr`;
       try {
         await run(
           tesseract,
-          [image, base, '-l', language, '--dpi', String(dpi), '--psm', '1', 'txt', 'tsv'],
+          [image, base, '-l', language, '--dpi', String(dpi), '--psm', mode === 'sparse' ? '11' : '1', 'txt', 'tsv'],
           signal,
           SINGLE_THREAD,
         );
@@ -237,7 +246,7 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
       return { rotate: [90, 180, 270].includes(rotate) ? rotate : 0, confidence };
     },
     splitPage: (pdf, page, out, signal) => qpdfRun([pdf, '--pages', '.', String(page), '--', out], signal),
-    async searchable(input, out, language, imageDpi, signal, { rotate = true } = {}) {
+    async searchable(input, out, language, imageDpi, signal, { rotate = true, mode = 'layout' } = {}) {
       // --rotate-pages: each page turned upright by Tesseract's orientation detection before it is read (its /Rotate set).
       // --oversample: a page image below OCR_DPI is recognised at OCR_DPI, as ocr-text renders it (the page keeps its own image).
       // --tesseract-config tsv: the recognition that writes the text layer also writes its words as TSV (Tesseract's
@@ -261,6 +270,7 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
         language,
         '--tesseract-timeout',
         String(Math.ceil(timeoutMs / 1000)),
+        ...(mode === 'sparse' ? ['--tesseract-pagesegmode', '11'] : []),
         '--tesseract-config',
         'tsv',
         '--keep-temporary-files',

@@ -10,6 +10,7 @@ import { HARD_TO_READ_CONFIDENCE, OCR_DPI, OcrSourceError, UPRIGHT_CONFIDENCE, t
 import { parseTsvPage } from '../../extraction/tsv-words.js';
 import { measureSkew, MIN_DESKEW_DEGREES, straighten, straightenBy } from './page-skew.js';
 import { imageForOcr } from './page-resolution.js';
+import { bestRead, scoreOfTsv } from './page-retry.js';
 import { OcrEngineUnavailable } from './run-tool.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from './ocr-pages.js';
 
@@ -137,7 +138,9 @@ function confidenceOf(tsv: string | null, inked: boolean): number | null {
 
 /**
  * Tesseract's text of an image (straightened first, page-skew.ts), with its words' mean confidence; a page with print
- * on it where Tesseract reads no word at all has confidence 0 (unreadable, not blank).
+ * on it where Tesseract reads no word at all has confidence 0 (unreadable, not blank). A page that reads badly
+ * (page-retry.ts) is read again as it was given (not straightened, when it was), then in Tesseract's sparse-text mode
+ * (the better image so far), and the best read is kept: no extra recognition for a page that reads well.
  */
 async function read(
   engine: OcrEngine,
@@ -148,8 +151,15 @@ async function read(
 ): Promise<PageRead> {
   const straight = await straighten(image, `${image}.straight.png`);
   try {
-    const { text, tsv } = await engine.recognise(straight.path, language, dpi, signal);
-    return { text, confidence: confidenceOf(tsv, straight.inked) };
+    const attempt = async (path: string, mode: 'layout' | 'sparse') => {
+      const { text, tsv } = await engine.recognise(path, language, dpi, signal, mode);
+      return { read: { text, tsv, path }, score: scoreOfTsv(tsv) };
+    };
+    const best = await bestRead(await attempt(straight.path, 'layout'), straight.inked, [
+      async () => (straight.path === image ? null : attempt(image, 'layout')),
+      async (sofar) => attempt(sofar.read.path, 'sparse'),
+    ]);
+    return { text: best.read.text, confidence: confidenceOf(best.read.tsv, straight.inked) };
   } finally {
     if (straight.path !== image) await rm(straight.path, { force: true });
   }
@@ -258,36 +268,72 @@ async function firstPageRotation(pdf: string): Promise<number> {
   return (((doc.getPage(0).getRotation().angle % 360) + 360) % 360) as number;
 }
 
+/** A page as ocrmypdf is given it: a one-page PDF whose page has /Rotate `rotation`, or an image at `dpi`. */
+interface SearchableInput {
+  input: string;
+  rotation: number;
+  dpi?: number;
+}
+
 /**
- * A searchable PDF of one page (`input`: a one-page PDF whose page has /Rotate `rotation`, or an image) into `out`;
- * resolves its confidence (confidenceOf). When ocrmypdf turned the page (its orientation detection) and the turned
- * page reads below UPRIGHT_CONFIDENCE, the page is also read as it stands and the better read is kept: orientation
- * detection told ocrmypdf to turn a real book page with a large picture, scanned bilevel and straightened, upside
- * down (confidence 8.5, above ROTATE_PAGES_THRESHOLD), and its layer read 2 % of the page's words. The second
- * recognition is paid only for a turned page that reads poorly (docs/processing.md, "OCR").
+ * A searchable PDF of one page (`page`) into `out`; resolves its confidence (confidenceOf) and which read was kept
+ * (`asUploaded`: the page as it was given, not straightened). When ocrmypdf turned the page (its orientation
+ * detection) and the turned page reads below UPRIGHT_CONFIDENCE, the page is also read as it stands and the better
+ * read is kept: orientation detection told ocrmypdf to turn a real book page with a large picture, scanned bilevel and
+ * straightened, upside down (confidence 8.5, above ROTATE_PAGES_THRESHOLD), and its layer read 2 % of the page's
+ * words. A page that still reads badly (page-retry.ts) is made again from the page as uploaded (`asUploaded`, when the
+ * page was straightened), then in Tesseract's sparse-text mode, and the best is kept. The extra recognitions are paid
+ * only for pages that read poorly (docs/processing.md, "OCR").
  */
 async function searchablePage(
   engine: OcrEngine,
-  page: { input: string; rotation: number; dpi?: number; inked: boolean },
+  page: SearchableInput & { inked: boolean },
   out: string,
   language: string,
   signal?: AbortSignal,
-): Promise<number | null> {
-  // No TSV at all (ocrmypdf wrote none where it was looked for): the confidence is unknown, so nothing is warned.
-  const { tsv } = await engine.searchable(page.input, out, language, page.dpi, signal);
-  const first = tsv === null ? null : confidenceOf(tsv, page.inked);
-  if (first === null || first >= UPRIGHT_CONFIDENCE || (await firstPageRotation(out)) === page.rotation) return first;
-  const still = `${out}.as-is.pdf`;
-  const second = confidenceOf(
-    (await engine.searchable(page.input, still, language, page.dpi, signal, { rotate: false })).tsv,
-    page.inked,
-  );
-  if (second !== null && second > first) {
-    await rename(still, out);
-    return second;
+  /** The page as it was given, when `page` is straightened (made only if it is needed; the caller removes it). */
+  asUploaded?: () => Promise<SearchableInput>,
+): Promise<{ confidence: number | null; asUploaded: boolean }> {
+  interface Made {
+    file: string;
+    tsv: string | null;
+    src: SearchableInput;
+    asUploaded: boolean;
   }
-  await rm(still, { force: true });
-  return first;
+  const make = async (src: SearchableInput, file: string, mode: 'layout' | 'sparse'): Promise<Made> => {
+    const { tsv } = await engine.searchable(src.input, file, language, src.dpi, signal, { mode });
+    const first = tsv === null ? null : confidenceOf(tsv, page.inked);
+    if (first === null || first >= UPRIGHT_CONFIDENCE || (await firstPageRotation(file)) === src.rotation)
+      return { file, tsv, src, asUploaded: false };
+    const still = `${file}.as-is.pdf`;
+    const again = (await engine.searchable(src.input, still, language, src.dpi, signal, { rotate: false, mode })).tsv;
+    const second = confidenceOf(again, page.inked);
+    if (second !== null && second > first) {
+      await rename(still, file);
+      return { file, tsv: again, src, asUploaded: false };
+    }
+    await rm(still, { force: true });
+    return { file, tsv, src, asUploaded: false };
+  };
+  const scored = (made: Made) => ({ read: made, score: scoreOfTsv(made.tsv) });
+  // No TSV at all (ocrmypdf wrote none where it was looked for): the confidence is unknown, so nothing is warned.
+  const first = await make(page, out, 'layout');
+  if (first.tsv === null) return { confidence: null, asUploaded: false };
+  const best = await bestRead(
+    scored(first),
+    page.inked,
+    [
+      async () =>
+        asUploaded
+          ? scored({ ...(await make(await asUploaded(), `${out}.as-uploaded.pdf`, 'layout')), asUploaded: true })
+          : null,
+      async (sofar) =>
+        scored({ ...(await make(sofar.read.src, `${out}.sparse.pdf`, 'sparse')), asUploaded: sofar.read.asUploaded }),
+    ],
+    (made) => rm(made.file, { force: true }),
+  );
+  if (best.read.file !== out) await rename(best.read.file, out);
+  return { confidence: confidenceOf(best.read.tsv, page.inked), asUploaded: best.read.asUploaded };
 }
 
 /** Scales the one page of `pdf` (content and all) to `size` in points. */
@@ -320,7 +366,15 @@ async function searchablePdf(
       const dpi = await normaliseImage(source.path, png);
       const confidence = await engine.limit(async () => {
         const straight = await straighten(png, join(input.workDir, 'image-straight.png'));
-        return searchablePage(engine, { input: straight.path, rotation: 0, dpi, inked: straight.inked }, out, language);
+        const made = await searchablePage(
+          engine,
+          { input: straight.path, rotation: 0, dpi, inked: straight.inked },
+          out,
+          language,
+          undefined,
+          straight.path === png ? undefined : async () => ({ input: png, rotation: 0, dpi }),
+        );
+        return made.confidence;
       });
       input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
       return { pdf: await readFile(out), warnings: hardToRead([confidence]) };
@@ -358,21 +412,36 @@ async function searchablePdf(
       const dpi = renderDpi(size);
       const png = await engine.rasterise(source.path, page, dpi, join(input.workDir, `page-${page}`), signal, true);
       const straight = await straightenBy(png, skew, join(input.workDir, `page-${page}-straight.png`));
-      confidence = await searchablePage(engine, { input: straight, rotation: 0, dpi, inked }, part, language, signal);
+      // Should the straightened page read badly, the page as uploaded is tried too (page-retry.ts).
+      const single = join(input.workDir, `source-${page}.pdf`);
+      const made = await searchablePage(
+        engine,
+        { input: straight, rotation: 0, dpi, inked },
+        part,
+        language,
+        signal,
+        async () => {
+          await engine.splitPage(source.path, page, single, signal);
+          return { input: single, rotation: size.rotation };
+        },
+      );
+      confidence = made.confidence;
       await rm(png, { force: true });
       await rm(straight, { force: true });
+      await rm(single, { force: true });
       // The render's whole pixels make the page a fraction of a point larger: it gets the source page's size back.
-      await fitPage(part, size.rotation % 180 === 90 ? { width: size.height, height: size.width } : size);
+      if (!made.asUploaded)
+        await fitPage(part, size.rotation % 180 === 90 ? { width: size.height, height: size.width } : size);
     } else {
       const single = join(input.workDir, `source-${page}.pdf`);
       await engine.splitPage(source.path, page, single, signal);
-      confidence = await searchablePage(
+      ({ confidence } = await searchablePage(
         engine,
         { input: single, rotation: size.rotation, inked },
         part,
         language,
         signal,
-      );
+      ));
       await rm(single, { force: true });
     }
     if (confidence !== null) await writeWhole(confidenceFile(page), String(confidence));

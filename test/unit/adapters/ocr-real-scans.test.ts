@@ -8,7 +8,8 @@ import { createOcrEngine } from '../../../adapters/media/ocr/ocr-engine.js';
 import { createOcrRunners } from '../../../adapters/media/ocr/ocr-runners.js';
 import { loadScans, makeForm, type FormName, type LoadedScan } from '../../../bench/ocr-corpus/corpus.js';
 import { readPages, type PathName } from '../../../bench/ocr-corpus/bench.js';
-import { bookPage, scannedPdf, wordAccuracy } from '../../../support/ocr-corpus.js';
+import { readSourceText } from '../../../adapters/extraction/source-text.js';
+import { bookPage, scannedPdf, withHatchedPicture, wordAccuracy } from '../../../support/ocr-corpus.js';
 
 /**
  * The OCR paths on real scans (bench/ocr-corpus: Tesseract's own test pages, the tune part, committed), in the forms
@@ -113,10 +114,12 @@ describe('a low-resolution image is enlarged before ocr-text and ocr-docx read i
 });
 
 describe('a page OCR can hardly read is named in the result warnings', () => {
-  it('ocr-text, ocr-docx and ocr-pdf: phototest clean, then blurred past reading (no word read)', async () => {
+  it('ocr-text, ocr-docx and ocr-pdf: phototest clean, then blurred past reading', async () => {
+    // Blurred by 4 px (Gaussian sigma at 200 dpi): every path reads under a fifth of its words, sparse mode and all.
+    // (Blurred by 2 px the layout analysis read no word of it; the sparse-mode retry now reads it: test below.)
     const scan = scans.get('phototest')!;
     const clean = await sharp(scan.bytes).greyscale().withMetadata({ density: scan.dpi }).png().toBuffer();
-    const blurred = await sharp(scan.bytes).greyscale().blur(2).withMetadata({ density: scan.dpi }).png().toBuffer();
+    const blurred = await sharp(scan.bytes).greyscale().blur(4).withMetadata({ density: scan.dpi }).png().toBuffer();
     const file = join(dir, 'phototest-blurred.pdf');
     writeFileSync(
       file,
@@ -237,5 +240,99 @@ describe('a page scanned on dark grey paper, turned 3°, is read as the upright 
       pdf: 'ok',
       extraction: 'ok',
     });
+  });
+});
+
+describe('a page whose skew is mis-measured is read again as uploaded, on every path', () => {
+  it('phototest above a picture of lines turned 9° (the page measured 9° crooked): each path reads the upright text', async () => {
+    // The picture's lines out-weigh the text lines in the skew measurement, so the upright page is turned 9° before it
+    // is read: every path read 0.000 of it (text, docx, pdf, extraction; the image too). The guard (page-retry.ts) reads
+    // an inked page that reads (almost) nothing again as uploaded and in sparse mode, and keeps the better read.
+    const scan = scans.get('phototest')!;
+    const png = await withHatchedPicture(scan.bytes, 9, scan.dpi);
+    const pdf = join(dir, 'phototest-hatched.pdf');
+    writeFileSync(pdf, await scannedPdf([{ png, dpi: scan.dpi }]));
+    const image = join(dir, 'phototest-hatched.png');
+    writeFileSync(image, png);
+    const got: Record<string, number> = {};
+    for (const [form, file] of [
+      ['pdf', pdf],
+      ['image', image],
+    ] as const)
+      for (const path of ['text', 'docx', 'pdf', 'extraction'] as const) {
+        const work = join(dir, `work-hatched-${++n}`);
+        mkdirSync(work);
+        got[`${form} ${path}`] = wordAccuracy(
+          scan.truthText,
+          (await readPages(path, file, 'eng', work, engine))[0] ?? '',
+        ).recall;
+      }
+    // Not caught: ocr-pdf of the image. Its straightened page reads 57 fragments of words at a mean confidence of 82
+    // (recall 0.55), which is not a bad read by the guard's measure (bench/README.md, "Issue 30, session 10").
+    const { 'image pdf': notCaught, ...caught } = got;
+    expect(notCaught).toBeGreaterThan(0);
+    const floors = Object.fromEntries(Object.keys(caught).map((k) => [k, 0.95]));
+    expect(atLeast(caught, floors)).toEqual(Object.fromEntries(Object.keys(caught).map((k) => [k, 'ok'])));
+  });
+});
+
+describe("extraction's OCR names a page it can hardly read in the warnings", () => {
+  it('phototest clean, then blurred past reading: page 2 is warned', async () => {
+    const scan = scans.get('phototest')!;
+    const clean = await sharp(scan.bytes).greyscale().withMetadata({ density: scan.dpi }).png().toBuffer();
+    const blurred = await sharp(scan.bytes).greyscale().blur(4).withMetadata({ density: scan.dpi }).png().toBuffer();
+    const file = join(dir, 'phototest-blurred-extraction.pdf');
+    writeFileSync(
+      file,
+      await scannedPdf([
+        { png: clean, dpi: scan.dpi },
+        { png: blurred, dpi: scan.dpi },
+      ]),
+    );
+    const work = join(dir, 'work-blur-extraction');
+    mkdirSync(work);
+    const doc = await readSourceText(file, { engine, workDir: work, language: 'eng' });
+    expect(doc.warnings).toEqual([
+      expect.stringMatching(
+        /^page 2 is hard to read \(text recognition confidence \d+ %\); check the values taken from it$/,
+      ),
+    ]);
+  });
+});
+
+describe('a page whose layout analysis finds no text is read again in sparse mode, on every path', () => {
+  it('phototest blurred by 2 px: each path reads it, no warning', async () => {
+    // Tesseract's layout analysis (page segmentation modes 1 and 3) finds an empty page: ocr-text, ocr-docx and ocr-pdf
+    // read no word of it and warned it (confidence 0). Its sparse-text mode (11) reads it: the guard (page-retry.ts).
+    const scan = scans.get('phototest')!;
+    const blurred = await sharp(scan.bytes).greyscale().blur(2).withMetadata({ density: scan.dpi }).png().toBuffer();
+    const file = join(dir, 'phototest-blur2.pdf');
+    writeFileSync(file, await scannedPdf([{ png: blurred, dpi: scan.dpi }]));
+    const got: Record<string, number> = {};
+    const warnings: Record<string, readonly string[]> = {};
+    const runners = createOcrRunners(engine);
+    for (const op of ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const) {
+      const work = join(dir, `work-blur2-${op}`);
+      mkdirSync(work);
+      const [out] = await runners[op]({
+        sources: [{ path: file, filename: 'scan.pdf' }],
+        options: { language: 'eng' },
+        workDir: work,
+      });
+      warnings[op] = out!.warnings ?? [];
+    }
+    for (const path of ['text', 'docx', 'pdf', 'extraction'] as const) {
+      const work = join(dir, `work-blur2-read-${path}`);
+      mkdirSync(work);
+      got[path] = wordAccuracy(scan.truthText, (await readPages(path, file, 'eng', work, engine))[0] ?? '').recall;
+    }
+    // Measured 0.933 (text, docx, extraction), 0.950 (pdf); 0.000 before on text, docx and pdf.
+    expect(atLeast(got, { text: 0.9, docx: 0.9, pdf: 0.9, extraction: 0.9 })).toEqual({
+      text: 'ok',
+      docx: 'ok',
+      pdf: 'ok',
+      extraction: 'ok',
+    });
+    expect(warnings).toEqual({ 'ocr-text': [], 'ocr-docx': [], 'ocr-pdf': [] });
   });
 });

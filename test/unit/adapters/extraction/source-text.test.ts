@@ -291,6 +291,25 @@ describe('scanned pages and images (OCR)', () => {
     ]);
   });
 
+  it('a page with print on it where Tesseract reads no word at all is said to be hard to read, not blank', async () => {
+    // Every recognition finds an empty page (as Tesseract's layout analysis did on a page it lost): no word, no letter.
+    const blind: OcrEngine = {
+      ...engine,
+      async recogniseTsv(image, language, dpi, signal, mode) {
+        const tsv = await engine.recogniseTsv(image, language, dpi, signal, mode);
+        return tsv
+          .split('\n')
+          .filter((row) => !row.startsWith('5\t'))
+          .join('\n');
+      },
+    };
+    const doc = await readSourceText(file('blind.pdf', await scannedPdf([invoice])), opts({ engine: blind }));
+    expect(doc.pages[0]!.text).toBe('');
+    expect(doc.warnings).toEqual([
+      'page 1 is hard to read (text recognition confidence 0 %); check the values taken from it',
+    ]);
+  });
+
   it('a page past its time limit is an empty page and a warning; the other pages are read', async () => {
     const slow = join(dir, 'slow-tesseract.sh');
     writeFileSync(slow, '#!/bin/sh\nexec sleep 60\n');
