@@ -55,6 +55,7 @@ import {
   findTaxIds,
   monthNumber,
   PLAIN_DECIMAL,
+  vatIdChecksumHolds,
   vatIdProblem,
 } from './extraction-values.js';
 
@@ -89,6 +90,13 @@ export const UNLABELLED_CONFIDENCE = 0.6;
  * word is flagged (14.). Tesseract gives words it reads right mostly 85–96; a misread digit or letter mostly under 60.
  */
 export const OCR_DOUBT = 60;
+/**
+ * An invoice number, order number or VAT id of letters and digits the OCR read with a word confidence under this is
+ * flagged too (14b.): no sum confirms them, and one letter read as a digit ("94115I" read as "941151", at 89.5) makes
+ * them wrong. Tesseract reads most words it is sure of at 91–97; an amount keeps OCR_DOUBT, as the document's
+ * arithmetic checks it.
+ */
+export const OCR_ID_DOUBT = 90;
 /** A tax rate above this (in %) is not a sales tax or VAT rate: a tax above this share of its base is implausible. */
 const MAX_TAX_RATE = 30;
 
@@ -243,12 +251,15 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     p: num(`line item ${i + 1} unit price`, it.unit_price),
     a: num(`line item ${i + 1} amount`, it.amount),
   }));
+  // Rows whose quantity × unit price = amount (or with a printed rate): their quantity and unit price are confirmed.
+  const productRows = new Set<number>();
   for (const { it, i, q, p, a } of items) {
     if (!q || !p || !a) continue;
     const product = q.value * p.value;
     const tol = half(a) + Math.abs(q.value) * half(p) + EPSILON;
     if (Math.abs(product - a.value) <= tol) {
       confirmedLines.add(i);
+      productRows.add(i);
       continue;
     }
     const rates = rowPercentages(document, it);
@@ -260,6 +271,7 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
       )
     ) {
       confirmedLines.add(i);
+      productRows.add(i);
       continue;
     }
     fail(
@@ -413,6 +425,9 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   // its own reason.
   const already = (f: string, item: number | null) => flags.some((x) => x.field === f && x.item === item);
   const fromPage = (v: ExtractedValue | undefined) => !!v && v.value !== null && v.evidence?.source !== 'xml';
+  /** A value read from an OCR page (a scan or an image), not from a text layer or the XML. */
+  const ocrRead = (v: ExtractedValue | undefined) =>
+    fromPage(v) && v!.evidence?.page != null && pages.get(v!.evidence.page)?.source === 'ocr';
   for (const { it, i, a } of items) {
     if (confirmedLines.has(i)) continue;
     const numbers = (['quantity', 'unit_price', 'amount'] as const).filter((c) => fromPage(it[c]) && !already(c, i));
@@ -424,20 +439,38 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   }
   for (const n of [total, subtotal, tax]) {
     const v = n ? result.fields[n.name] : undefined;
-    if (
-      !n ||
-      !v ||
-      confirmed.has(n.name) ||
-      !fromPage(v) ||
-      already(n.name, null) ||
-      v.confidence === null ||
-      v.confidence >= LABELLED_CONFIDENCE
-    )
-      continue;
-    fail(
-      `${n.name} "${n.text}" was not read on its label's line (confidence ${Number(v.confidence.toFixed(2))}) and no sum on the document confirms it`,
-      [field(n.name)],
-    );
+    if (!n || !v || confirmed.has(n.name) || !fromPage(v) || already(n.name, null)) continue;
+    if (v.confidence !== null && v.confidence < LABELLED_CONFIDENCE)
+      fail(
+        `${n.name} "${n.text}" was not read on its label's line (confidence ${Number(v.confidence.toFixed(2))}) and no sum on the document confirms it`,
+        [field(n.name)],
+      );
+    // Read by OCR, even on its label's line: a digit misread as another (3 as 8) leaves a well-formed amount.
+    else if (ocrRead(v))
+      fail(
+        `${n.name} "${n.text}" was read by OCR and no sum on the document confirms it (a misread digit would go unseen)`,
+        [field(n.name)],
+      );
+  }
+  // 13b. On an OCR page, a line's quantity and unit price are confirmed only by their product: a line the lines' sum
+  // confirms says nothing of them, nor does a product with a factor 0 ("0 × 8.50 = 0", the 3.50 misread) or a missing one
+  // (a unit price read into the quantity column, the unit price left empty).
+  for (const { it, i, q, p } of items) {
+    if (productRows.has(i) && q!.value !== 0 && p!.value !== 0) continue;
+    const why = (other: Num | null, otherName: string) =>
+      other === null ? `no ${otherName}` : other.value === 0 ? `${otherName} 0` : null;
+    for (const [c, n, other, otherName] of [
+      ['quantity', q, p, 'unit price'],
+      ['unit_price', p, q, 'quantity'],
+    ] as const) {
+      if (!n || n.value === 0 || !ocrRead(it[c]) || already(c, i)) continue;
+      const because = why(other, otherName);
+      if (because === null) continue;
+      fail(
+        `line item ${i + 1} ${c === 'unit_price' ? 'unit price' : c} ${n.text}: read by OCR, and its row's quantity × unit price cannot confirm it (${because})`,
+        [{ field: c, item: i }],
+      );
+    }
   }
   // A date has no sum to confirm it: one found without any label (the only date printed) may be any date.
   for (const [f, v] of Object.entries(result.fields)) {
@@ -472,6 +505,21 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
         `${name} "${clip(v!.value!)}": the OCR read "${clip(weakest.text)}" with a word confidence of ${Math.round(weakest.confidence!)} of 100`,
         [ref],
       );
+    // 14b. An identifier of letters and digits: nothing confirms it, so a doubt under OCR_ID_DOUBT is enough.
+    else if (weakest && weakest.confidence! < OCR_ID_DOUBT && ref.item === null && identifierLike(ref.field))
+      fail(
+        `${name} "${clip(v!.value!)}": the OCR read "${clip(weakest.text)}" with a word confidence of ${Number(weakest.confidence!.toFixed(1))} of 100, and nothing on the document can confirm an identifier of letters and digits the way a sum confirms an amount`,
+        [ref],
+      );
+  };
+  // An identifier of letters and digits ("IT23-94115I-790"): OCR's letter/digit confusions (I/1, O/0, S/5, B/8) leave
+  // it well formed, and no grammar or dictionary settles them. Digits alone (a date, "49-8332110") are read at these
+  // confidences right as often as wrong (the generated corpus's PNG). A VAT id whose check digits hold confirms itself.
+  const identifierLike = (f: string) => {
+    const value = result.fields[f]?.value ?? '';
+    if (!/\p{L}/u.test(value) || !/\p{N}/u.test(value)) return false;
+    if (fieldKind(f) === 'tax_id') return !vatIdChecksumHolds(value);
+    return ['invoice_number', 'po_number'].includes(conceptOf(f));
   };
   for (const [f, v] of Object.entries(result.fields)) doubt(f, field(f), v);
   result.items.forEach((it, i) => {
@@ -573,6 +621,10 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
         fields: [f],
       });
   }
+  // A remark printed by a party's name ("(Not to be used for payment remittance)", OCR's "{…)") is in brackets; a name is not.
+  for (const { f, value } of [...sellers, ...buyers])
+    if (/^\s*[([{<]/u.test(value) && /[)\]}>]\s*$/u.test(value))
+      out.push({ reason: `${f} "${clip(value)}" is written in brackets: a remark, not a name`, fields: [f] });
   const seller = sellers[0];
   const buyer = buyers[0];
   if (seller && buyer && sameName(seller.value, buyer.value)) {
@@ -628,6 +680,13 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
       });
     }
     const d = val('description');
+    if (d === null && val('amount') !== null) {
+      out.push({
+        reason: `line item ${i + 1}: no description was read for it; its row may be misread`,
+        fields: [],
+        items: given.map((c) => ({ field: c, item: i })),
+      });
+    }
     if (
       d !== null &&
       (!/\p{L}{3}/u.test(d) || (d.match(/\p{L}/gu) ?? []).length < (d.match(/[^\p{L}\s]/gu) ?? []).length)

@@ -681,6 +681,17 @@ function spanishIdValid(id: string): boolean {
  * passes only as a Spanish NIF/CIF with a valid control character (how Spanish invoices print it at home). The reason
  * is written for a reviewer.
  */
+/**
+ * Whether a VAT id carries check digits and they hold (DE, AT, BE, FR, IT, NL, GB…): a misread digit then mostly fails
+ * them, so the id confirms itself as a sum confirms an amount. False for a country without a checksum here.
+ */
+export function vatIdChecksumHolds(value: string): boolean {
+  const m = /^(CHE|[A-Z]{2})(.*)$/u.exec(compactId(value));
+  const format = m ? VAT_FORMATS[m[1]!] : undefined;
+  const check = m ? VAT_CHECKSUMS[m[1]!] : undefined;
+  return !!m && !!format && !!check && format.test(m[2]!) && check(m[2]!);
+}
+
 export function vatIdProblem(value: string): string | null {
   const id = compactId(value);
   if (/^\d{2}-\d{7}$/u.test(value.trim())) return null;

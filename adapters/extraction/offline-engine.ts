@@ -162,9 +162,15 @@ function documentCurrency(pages: readonly PageText[]): ExtractedValue {
             : null;
     if (code) found.push({ code, page, m });
   }
-  const distinct = new Set(found.map((f) => f.code));
+  // OCR reads the section sign as a dollar ("gemäß § 8 Ziff. II" → "$ 8 Ziff."): on an OCR page a `$` before a whole
+  // number is set aside when other markers name the currency; a dollar amount has its cents ("$ 8.00").
+  const section = ({ page, m }: { page: PageText; m: CurrencyMatch }) =>
+    page.source === 'ocr' && m.raw === '$' && /^[ \u00a0]?\d{1,4}(?![\d.,])/u.test(page.text.slice(m.index + 1));
+  const sure = found.filter((f) => !section(f));
+  const counted = sure.length > 0 ? sure : found;
+  const distinct = new Set(counted.map((f) => f.code));
   if (distinct.size !== 1) return empty();
-  const f = found[0]!;
+  const f = counted[0]!;
   return { value: f.code, evidence: evidenceOf(f.page, f.m.index, f.m.index + f.m.raw.length), confidence: 0.7 };
 }
 

@@ -119,6 +119,8 @@ export interface CorpusFieldDiff {
   got: string | null;
   /** The value's own evidence flag or the document's review_required. */
   flagged: boolean;
+  /** The value's own evidence flag (a check on this value), not only the document's review_required. */
+  ownFlag: boolean;
 }
 
 export interface CorpusLineDiff {
@@ -129,6 +131,8 @@ export interface CorpusLineDiff {
   /** The columns that differ (truth-null columns are not compared). */
   wrong: string[];
   flagged: boolean;
+  /** A flag on one of the line's own cells. */
+  ownFlag: boolean;
 }
 
 export interface CorpusScore {
@@ -140,6 +144,13 @@ export interface CorpusScore {
   lines: { truth: number; given: number; right: number };
   /** Wrong or spurious field values and wrong lines returned with neither a value flag nor review_required. */
   unflaggedWrong: number;
+  /**
+   * Wrong or spurious field values and wrong lines without a flag of their own: caught, if at all, only because another
+   * value flagged the document. On a document where nothing else is flagged these are returned unflagged.
+   */
+  wrongWithoutOwnFlag: number;
+  /** Right field values flagged for review by their own check (what flagging costs a reviewer, value by value). */
+  rightFlagged: number;
   /** The answer's review_required: what flagging costs (a document under review is read by a person). */
   review: boolean;
   fields: CorpusFieldDiff[];
@@ -200,6 +211,8 @@ export function scoreCorpusDocument(truth: CorpusTruthLike, answer: AnsweredDocu
   const counts: Record<FieldOutcome, number> = { correct: 0, wrong: 0, missed: 0, spurious: 0, absent: 0 };
   const fields: CorpusFieldDiff[] = [];
   let unflaggedWrong = 0;
+  let wrongWithoutOwnFlag = 0;
+  let rightFlagged = 0;
   for (const [name, expected] of Object.entries(truth.fields)) {
     const got = answer.fields[name] ?? null;
     const kind = fieldKind(name);
@@ -217,10 +230,13 @@ export function scoreCorpusDocument(truth: CorpusTruthLike, answer: AnsweredDocu
           : right
             ? 'correct'
             : 'wrong';
-    const flagged = answer.review_required || answer.evidence.fields[name]?.flagged === true;
+    const ownFlag = answer.evidence.fields[name]?.flagged === true;
+    const flagged = answer.review_required || ownFlag;
     if ((outcome === 'wrong' || outcome === 'spurious') && !flagged) unflaggedWrong++;
+    if ((outcome === 'wrong' || outcome === 'spurious') && !ownFlag) wrongWithoutOwnFlag++;
+    if (outcome === 'correct' && ownFlag) rightFlagged++;
     counts[outcome]++;
-    fields.push({ field: name, outcome, truth: expected, got, flagged });
+    fields.push({ field: name, outcome, truth: expected, got, flagged, ownFlag });
   }
   const lineDiffs: CorpusLineDiff[] = [];
   const n = Math.max(truth.items.length, answer.items.length);
@@ -229,7 +245,8 @@ export function scoreCorpusDocument(truth: CorpusTruthLike, answer: AnsweredDocu
     const t = truth.items[i] ?? null;
     const g = answer.items[i] ?? null;
     const ev = answer.evidence.items[i];
-    const flagged = answer.review_required || (ev ? Object.values(ev).some((e) => e?.flagged === true) : false);
+    const ownFlag = ev ? Object.values(ev).some((e) => e?.flagged === true) : false;
+    const flagged = answer.review_required || ownFlag;
     const wrong: string[] = [];
     if (!t || !g) wrong.push(t ? 'missing' : 'extra');
     else {
@@ -246,7 +263,8 @@ export function scoreCorpusDocument(truth: CorpusTruthLike, answer: AnsweredDocu
     const right = wrong.length === 0;
     if (right) rightLines++;
     else if (g && !flagged) unflaggedWrong++;
-    lineDiffs.push({ line: i + 1, right, truth: t, got: g, wrong, flagged });
+    if (!right && g && !ownFlag) wrongWithoutOwnFlag++;
+    lineDiffs.push({ line: i + 1, right, truth: t, got: g, wrong, flagged, ownFlag });
   }
   return {
     counts,
@@ -255,22 +273,27 @@ export function scoreCorpusDocument(truth: CorpusTruthLike, answer: AnsweredDocu
     given: counts.correct + counts.wrong + counts.spurious,
     lines: { truth: truth.items.length, given: answer.items.length, right: rightLines },
     unflaggedWrong,
+    wrongWithoutOwnFlag,
+    rightFlagged,
     review: answer.review_required,
     fields,
     lineDiffs,
   };
 }
 
+const flagNote = (d: { flagged: boolean; ownFlag: boolean }) =>
+  d.ownFlag ? ' (flagged)' : d.flagged ? ' (flagged: document only)' : ' (NOT flagged)';
+
 /** The per-document diff, for a person: every field not right and every line not right, one per line. */
 export function formatCorpusDiff(id: string, s: CorpusScore): string {
   const out = [
-    `${id}: fields ${s.right}/${s.expected} right, ${s.given} given; lines ${s.lines.right}/${Math.max(s.lines.truth, s.lines.given)}; unflagged wrong ${s.unflaggedWrong}; review ${s.review ? 'required' : 'not required'}`,
+    `${id}: fields ${s.right}/${s.expected} right, ${s.given} given; lines ${s.lines.right}/${Math.max(s.lines.truth, s.lines.given)}; unflagged wrong ${s.unflaggedWrong}; wrong without own flag ${s.wrongWithoutOwnFlag}; right flagged ${s.rightFlagged}; review ${s.review ? 'required' : 'not required'}`,
   ];
   const q = (v: string | null) => (v === null ? 'null' : JSON.stringify(v));
   for (const f of s.fields) {
     if (f.outcome === 'correct' || f.outcome === 'absent') continue;
     out.push(
-      `  ${f.outcome.padEnd(8)} ${f.field}: truth ${q(f.truth)}, got ${q(f.got)}${f.outcome === 'missed' ? '' : f.flagged ? ' (flagged)' : ' (NOT flagged)'}`,
+      `  ${f.outcome.padEnd(8)} ${f.field}: truth ${q(f.truth)}, got ${q(f.got)}${f.outcome === 'missed' ? '' : flagNote(f)}`,
     );
   }
   const line = (r: Readonly<Record<string, string | null>> | null) =>
@@ -278,7 +301,7 @@ export function formatCorpusDiff(id: string, s: CorpusScore): string {
   for (const l of s.lineDiffs) {
     if (l.right) continue;
     out.push(
-      `  line ${l.line} wrong [${l.wrong.join(', ')}]${l.got ? (l.flagged ? ' (flagged)' : ' (NOT flagged)') : ''}\n      truth: ${line(l.truth)}\n      got:   ${line(l.got)}`,
+      `  line ${l.line} wrong [${l.wrong.join(', ')}]${l.got ? flagNote(l) : ''}\n      truth: ${line(l.truth)}\n      got:   ${line(l.got)}`,
     );
   }
   return out.join('\n');

@@ -21,6 +21,8 @@ interface Totals {
   linesRight: number;
   linesAll: number;
   unflaggedWrong: number;
+  wrongWithoutOwnFlag: number;
+  rightFlagged: number;
   /** Documents answered with review_required. */
   review: number;
 }
@@ -34,6 +36,8 @@ function add(t: Totals, s: ScoredDocument): void {
   t.linesRight += s.score.lines.right;
   t.linesAll += Math.max(s.score.lines.truth, s.score.lines.given);
   t.unflaggedWrong += s.score.unflaggedWrong;
+  t.wrongWithoutOwnFlag += s.score.wrongWithoutOwnFlag;
+  t.rightFlagged += s.score.rightFlagged;
   if (s.score.review) t.review++;
 }
 
@@ -46,6 +50,8 @@ const empty = (): Totals => ({
   linesRight: 0,
   linesAll: 0,
   unflaggedWrong: 0,
+  wrongWithoutOwnFlag: 0,
+  rightFlagged: 0,
   review: 0,
 });
 const frac = (n: number, d: number) => (d === 0 ? '—' : `${n}/${d} = ${(n / d).toFixed(2)}`);
@@ -77,6 +83,8 @@ export function accuracyRows(scored: readonly ScoredDocument[]): string[][] {
       'field precision',
       'line items right',
       'wrong, not flagged',
+      'wrong, no own flag',
+      'right, flagged',
       'review required',
     ],
   ];
@@ -99,6 +107,8 @@ export function accuracyRows(scored: readonly ScoredDocument[]): string[][] {
           frac(t.right, t.given),
           frac(t.linesRight, t.linesAll),
           String(t.unflaggedWrong),
+          String(t.wrongWithoutOwnFlag),
+          `${t.rightFlagged}/${t.right}`,
           `${t.review}/${t.documents}`,
         ]);
       }

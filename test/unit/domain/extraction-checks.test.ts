@@ -1047,3 +1047,298 @@ describe('the review outcome and line evidence', () => {
     expect(lineEvidence({ description: none(), quantity: none(), unit_price: none(), amount: none() })).toBeNull();
   });
 });
+
+describe('session 10: what no check confirmed on an OCR page is flagged by its own check', () => {
+  // Each case is a wrong value the tune part's scans gave that only another value's flag put under review: on a page
+  // where nothing else is flagged it would have been returned unflagged.
+  const ocrTable = (rows: Row[], tail: Row[] = [], source: 'ocr' | 'text_layer' = 'ocr') => {
+    const page = layoutPage(
+      [
+        [
+          [50, 'Description'],
+          [300, 'Qty'],
+          [360, 'Unit price'],
+          [430, 'Amount'],
+        ],
+        ...rows,
+        ...tail,
+      ],
+      { source },
+    );
+    return { page, document: { pages: [page], truncated: false, warnings: [] } as PositionedText };
+  };
+  const cell = (p: PageText, snippet: string, after: string, nth = 0) => at(p, snippet, snippet, { after, nth });
+
+  it('fr-netpresse scanned: quantity 0 × a misread unit price 8.50 = 0 confirms nothing about the unit price', () => {
+    for (const source of ['ocr', 'text_layer'] as const) {
+      const { page, document } = ocrTable(
+        [
+          [
+            [50, 'Abonnement'],
+            [300, '1'],
+            [360, '7.00'],
+            [430, '7.00'],
+          ],
+          [
+            [50, 'Papier'],
+            [300, '0'],
+            [360, '8.50'],
+            [430, '0.00'],
+          ],
+        ],
+        [
+          [
+            [50, 'Total'],
+            [430, '7.00'],
+          ],
+        ],
+        source,
+      );
+      const items: LineItem[] = [
+        {
+          description: at(page, 'Abonnement', 'Abonnement'),
+          quantity: cell(page, '1', 'Abonnement'),
+          unit_price: cell(page, '7.00', 'Abonnement'),
+          amount: cell(page, '7.00', 'Abonnement', 1),
+        },
+        {
+          description: at(page, 'Papier', 'Papier'),
+          quantity: cell(page, '0', 'Papier'),
+          unit_price: cell(page, '8.50', 'Papier'),
+          amount: cell(page, '0.00', 'Papier'),
+        },
+      ];
+      const result = answer({ total: at(page, '7.00', '7.00', { after: 'Total' }) }, items);
+      expectEvidenceOk(result, document);
+      const c = checkDocument(result, document, concept);
+      if (source === 'text_layer') {
+        // On a text layer the digits are the page's own: nothing to say.
+        expect(c.flags).toEqual([]);
+        continue;
+      }
+      expect(flaggedNames(c)).toEqual(['line 2 unit_price']);
+      expect(c.reasons).toEqual([
+        "line item 2 unit price 8.50: read by OCR, and its row's quantity × unit price cannot confirm it (quantity 0)",
+      ]);
+    }
+  });
+
+  it('it-fatturapa-mario-bianchi PNG: the unit price read as the quantity (no unit price) is flagged though the lines add up', () => {
+    const { page, document } = ocrTable(
+      [
+        [
+          [50, 'Competenze'],
+          [300, '100.00'],
+          [430, '100.00'],
+        ],
+        [
+          [50, 'Spese'],
+          [300, '15.00'],
+          [430, '15.00'],
+        ],
+      ],
+      [
+        [
+          [50, 'Imponibile'],
+          [430, '115.00'],
+        ],
+      ],
+    );
+    const items: LineItem[] = ['Competenze', 'Spese'].map((d, i) => ({
+      description: at(page, d, d),
+      quantity: cell(page, ['100.00', '15.00'][i]!, d),
+      unit_price: none(),
+      amount: cell(page, ['100.00', '15.00'][i]!, d, 1),
+    }));
+    const result = answer({ subtotal: at(page, '115.00', '115.00') }, items);
+    expectEvidenceOk(result, document);
+    const c = checkDocument(result, document, concept);
+    expect(flaggedNames(c)).toEqual(['line 1 quantity', 'line 2 quantity']);
+    expect(c.reasons).toEqual([
+      "line item 1 quantity 100.00: read by OCR, and its row's quantity × unit price cannot confirm it (no unit price)",
+      "line item 2 quantity 15.00: read by OCR, and its row's quantity × unit price cannot confirm it (no unit price)",
+    ]);
+  });
+
+  it('fr-netpresse PNG: a unit price with no quantity on its row is flagged, though the lines add up to the total', () => {
+    const { page, document } = ocrTable(
+      [
+        [
+          [50, 'Justificatif'],
+          [360, '0.75'],
+          [430, '0.75'],
+        ],
+      ],
+      [
+        [
+          [50, 'Total'],
+          [430, '0.75'],
+        ],
+      ],
+    );
+    const items: LineItem[] = [
+      {
+        description: at(page, 'Justificatif', 'Justificatif'),
+        quantity: none(),
+        unit_price: cell(page, '0.75', 'Justificatif'),
+        amount: cell(page, '0.75', 'Justificatif', 1),
+      },
+    ];
+    const result = answer({ total: at(page, '0.75', '0.75', { after: 'Total' }) }, items);
+    expectEvidenceOk(result, document);
+    const c = checkDocument(result, document, concept);
+    expect(flaggedNames(c)).toEqual(['line 1 unit_price']);
+    expect(c.reasons).toEqual([
+      "line item 1 unit price 0.75: read by OCR, and its row's quantity × unit price cannot confirm it (no quantity)",
+    ]);
+  });
+
+  it('en-sammy-maystone PNG: a line item with numbers but no description is flagged', () => {
+    const page = doc([
+      [
+        [50, 'Description'],
+        [300, 'Qty'],
+        [360, 'Unit price'],
+        [430, 'Amount'],
+      ],
+      [
+        [300, '12'],
+        [360, '10.00'],
+        [430, '120.00'],
+      ],
+    ]);
+    const p = page.pages[0]!;
+    const items: LineItem[] = [
+      {
+        description: none(),
+        quantity: at(p, '12', '12'),
+        unit_price: at(p, '10.00', '10.00'),
+        amount: at(p, '120.00', '120.00'),
+      },
+    ];
+    const c = checkDocument(answer({}, items), page, concept);
+    expect(flaggedNames(c)).toEqual(['line 1 amount', 'line 1 quantity', 'line 1 unit_price']);
+    expect(c.reasons).toEqual(['line item 1: no description was read for it; its row may be misread']);
+  });
+
+  it('en-aws PNG: a name in brackets is a remark printed near the party, not its name', () => {
+    const page = doc([
+      'Amazon Web Services, Inc.',
+      '{Not to be used for payment remittance)',
+      '410 Terry Ave North',
+      'Seattle, WA 98109',
+    ]);
+    const p = page.pages[0]!;
+    const result = answer({
+      seller_name: at(p, '{Not to be used for payment remittance)', '{Not to be used for payment remittance)'),
+    });
+    const c = checkDocument(result, page, concept);
+    expect(flaggedNames(c)).toContain('seller_name');
+    expect(c.reasons).toContain(
+      'seller_name "{Not to be used for payment remittance)" is written in brackets: a remark, not a name',
+    );
+    const right = answer({ seller_name: at(p, 'Amazon Web Services, Inc.', 'Amazon Web Services, Inc.') });
+    expect(flaggedNames(checkDocument(right, page, concept))).not.toContain('seller_name');
+  });
+
+  it('a total read on its label line of an OCR page that no sum or rate confirms is flagged; on a text layer it is not', () => {
+    const rows: Row[] = [
+      [
+        [50, 'Total'],
+        [430, '118.00'],
+      ],
+    ];
+    const ocr = layoutPage(rows, { source: 'ocr' });
+    const document: PositionedText = { pages: [ocr], truncated: false, warnings: [] };
+    const c = checkDocument(answer({ total: at(ocr, '118.00', '118.00') }), document, concept);
+    expect(flaggedNames(c)).toEqual(['total']);
+    expect(c.reasons).toEqual([
+      'total "118.00" was read by OCR and no sum on the document confirms it (a misread digit would go unseen)',
+    ]);
+    const text = doc(rows);
+    expect(checkDocument(answer({ total: at(text.pages[0]!, '118.00', '118.00') }), text, concept).flags).toEqual([]);
+  });
+});
+
+describe('session 10: an identifier of letters and digits the OCR was not sure of', () => {
+  it('it-fatturapa-gav PNG: an invoice number read at word confidence 89.4 is flagged; an amount at that confidence is not', () => {
+    const page = layoutPage(
+      [
+        [
+          [50, 'Numero documento'],
+          [200, 'IT23-941151-790'],
+        ],
+        [
+          [50, 'Data'],
+          [200, '07-08-2023'],
+        ],
+        [
+          [50, 'Subtotal'],
+          [430, '100.00'],
+        ],
+        [
+          [50, 'Tax'],
+          [430, '18.00'],
+        ],
+        [
+          [50, 'Total'],
+          [430, '118.00'],
+        ],
+      ],
+      { source: 'ocr' },
+    );
+    const conf = (text: string, c: number) => {
+      page.words.find((w) => w.text === text)!.confidence = c;
+    };
+    conf('IT23-941151-790', 89.4);
+    conf('07-08-2023', 96.5);
+    conf('100.00', 89.55);
+    const document: PositionedText = { pages: [page], truncated: false, warnings: [] };
+    const result = answer({
+      invoice_number: at(page, 'IT23-941151-790', 'IT23-941151-790'),
+      invoice_date: at(page, '07-08-2023', '2023-08-07'),
+      subtotal: at(page, '100.00', '100.00'),
+      tax: at(page, '18.00', '18.00'),
+      total: at(page, '118.00', '118.00'),
+    });
+    const c = checkDocument(result, document, concept);
+    expect(flaggedNames(c)).toEqual(['invoice_number']);
+    expect(c.reasons).toEqual([
+      'invoice_number "IT23-941151-790": the OCR read "IT23-941151-790" with a word confidence of 89.4 of 100, and nothing on the document can confirm an identifier of letters and digits the way a sum confirms an amount',
+    ]);
+    conf('IT23-941151-790', 93);
+    expect(checkDocument(result, document, concept).flags).toEqual([]);
+    // Digits alone (a date, a US EIN "49-8332110" of the generated corpus's PNG, read right at 89.2) are not judged so.
+    conf('07-08-2023', 89.2);
+    expect(checkDocument(result, document, concept).flags).toEqual([]);
+  });
+});
+
+describe('session 10: a VAT id whose check digits hold confirms itself', () => {
+  it('an Italian VAT id read at word confidence 86 is not flagged when its checksum holds; a VAT id without one is', () => {
+    const page = layoutPage(
+      [
+        [
+          [50, 'Partita IVA'],
+          [200, 'IT02780790107'],
+        ],
+        [
+          [50, 'VAT'],
+          [200, 'DK12345678'],
+        ],
+      ],
+      { source: 'ocr' },
+    );
+    for (const w of page.words) if (/\d/u.test(w.text)) w.confidence = 86.3;
+    const document: PositionedText = { pages: [page], truncated: false, warnings: [] };
+    const c = checkDocument(
+      answer({
+        seller_vat_id: at(page, 'IT02780790107', 'IT02780790107'),
+        buyer_vat_id: at(page, 'DK12345678', 'DK12345678'),
+      }),
+      document,
+      concept,
+    );
+    expect(flaggedNames(c)).toEqual(['buyer_vat_id']);
+  });
+});

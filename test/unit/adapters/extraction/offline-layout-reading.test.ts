@@ -1602,3 +1602,25 @@ describe('session 9: Danish, Norwegian and Swedish labels (no Nordic tune page: 
     ]);
   });
 });
+
+describe("session 10: OCR confusions that cost a field on the tune part's scans", () => {
+  it('de-zugferd-comfort-haftpflicht scanned: "gemäß § 8" read by OCR as "$ 8" is no dollar amount beside the € amounts', () => {
+    const rows: Row[] = [
+      [
+        [50, 'Privathaftpflicht'],
+        [400, '50,00 €'],
+      ],
+      [
+        [50, 'Rechnungsbeitrag'],
+        [400, '59,50 €'],
+      ],
+      [[50, 'versicherten Haftpflichtrisikos gemäß $ 8 Ziff. II AHB anzuzeigen.']],
+    ];
+    expect(values(documentOf(layoutPage(rows, { source: 'ocr' })), ['currency'])).toEqual({ currency: 'EUR' });
+    // A text layer prints what it means: "$ 8" beside "€" amounts there is two currencies, so none is given.
+    expect(values(documentOf(layoutPage(rows)), ['currency'])).toEqual({ currency: null });
+    // A dollar amount with cents on an OCR page is one.
+    const usd: Row[] = [...rows.slice(0, 2), [[50, 'Fee $ 8.00']]];
+    expect(values(documentOf(layoutPage(usd, { source: 'ocr' })), ['currency'])).toEqual({ currency: null });
+  });
+});

@@ -65,6 +65,13 @@ const PNG_LINE_ITEMS_FLOOR = 0.2;
 /** PNG images: wrong values returned with no review flag, at most (measured 1 before the third part, 0 since). */
 const PNG_UNFLAGGED_WRONG_CEILING = 0;
 /**
+ * Wrong values and wrong lines without a flag of their own, at most, per form (session 10): a wrong value caught only
+ * because another value put its document under review would go out unflagged on a page where nothing else is
+ * flagged. Main before session 10: text 0, scanned 1 (fr-netpresse's "0 × 8.50 = 0"), PNG 4 (fr-netpresse's rows
+ * without a quantity, en-sammy-maystone's lines without a description); after: 0 in every form.
+ */
+const OWN_FLAG_MISSING_CEILING = 0;
+/**
  * Documents answered with review_required, at most: flagging is worth something only while a document whose values
  * check out is not flagged (en-sammy-maystone's text and scanned forms need no review). PNG: no ceiling (4 of 4).
  */
@@ -138,7 +145,7 @@ describe('flow-extract on real invoices (a small tune subset of bench/extraction
       const { scored, diffs } = await score(fetched, form);
       const t = totals(scored);
       const floor = FLOORS[form];
-      const figures = `recall ${t.right}/${t.expected} = ${t.recall.toFixed(2)}, precision ${t.right}/${t.given} = ${t.precision.toFixed(2)}, lines ${t.linesRight}/${t.linesAll}, unflagged wrong ${t.unflaggedWrong}, review required ${t.review}/${t.documents}\n${diffs}`;
+      const figures = `recall ${t.right}/${t.expected} = ${t.recall.toFixed(2)}, precision ${t.right}/${t.given} = ${t.precision.toFixed(2)}, lines ${t.linesRight}/${t.linesAll}, unflagged wrong ${t.unflaggedWrong}, wrong without own flag ${t.wrongWithoutOwnFlag}, right flagged ${t.rightFlagged}, review required ${t.review}/${t.documents}\n${diffs}`;
       expect(t.documents, figures).toBe(FLOOR_SUBSET.length);
       expect(t.pages, figures).toBe(FLOOR_SUBSET.length);
       expect(t.recall, figures).toBeGreaterThanOrEqual(floor.recall);
@@ -146,6 +153,7 @@ describe('flow-extract on real invoices (a small tune subset of bench/extraction
       expect(t.lines, figures).toBeGreaterThanOrEqual(floor.lines);
       expect(t.unflaggedWrong, figures).toBeLessThanOrEqual(floor.unflagged);
       expect(t.review, figures).toBeLessThanOrEqual(floor.review);
+      expect(t.wrongWithoutOwnFlag, figures).toBeLessThanOrEqual(OWN_FLAG_MISSING_CEILING);
     });
   }
 });
