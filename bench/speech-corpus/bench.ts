@@ -50,7 +50,16 @@ const engineKey = createHash('sha256')
   .update(await readFile(join(ENGINE, 'model.lock.json')))
   .digest('hex')
   .slice(0, 10);
-console.log(`speaker encoder: ${speakerModel} (engine answers cached as *.engine-${engineKey}.json)`);
+// The transcripts also depend on worker.py's decoding (the second pass, session 10): cached under their own key, so
+// a change of the decoding re-runs only the WER files' transcription.
+const wordsKey = createHash('sha256')
+  .update(await readFile(join(ENGINE, 'worker.py')))
+  .update(await readFile(join(ENGINE, 'model.lock.json')))
+  .digest('hex')
+  .slice(0, 10);
+console.log(
+  `speaker encoder: ${speakerModel} (engine answers cached as *.engine-${engineKey}.json, transcripts as *.words-${wordsKey}.json)`,
+);
 
 interface Sample {
   c: Conversation;
@@ -73,15 +82,20 @@ try {
     const cached = existsSync(cache)
       ? (JSON.parse(await readFile(cache, 'utf8')) as { regions?: SpeakerRegions; transcript?: Transcript | null })
       : {};
+    const wordsCache = c.path.replace(/\.wav$/, `.words-${wordsKey}.json`);
+    const cachedWords = existsSync(wordsCache)
+      ? (JSON.parse(await readFile(wordsCache, 'utf8')) as { transcript: Transcript })
+      : null;
     const t0 = performance.now();
     const regions = cached.regions ?? (await provider.embedSpeakers({ path: c.path }));
     const wantWords = c.text !== null && !values['no-wer'];
     const transcript =
-      cached.transcript ?? (wantWords ? await provider.transcribe({ path: c.path, language: 'en' }) : null);
-    if (!cached.regions || (wantWords && !cached.transcript)) {
+      cachedWords?.transcript ?? (wantWords ? await provider.transcribe({ path: c.path, language: 'en' }) : null);
+    if (!cached.regions || (wantWords && !cachedWords)) {
       engineMs += performance.now() - t0;
       audio += c.duration;
-      await writeFile(cache, JSON.stringify({ regions, transcript }));
+      if (!cached.regions) await writeFile(cache, JSON.stringify({ regions }));
+      if (transcript) await writeFile(wordsCache, JSON.stringify({ transcript }));
     }
     samples.push({ c, regions, transcript });
   }

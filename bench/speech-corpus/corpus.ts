@@ -540,7 +540,8 @@ export async function loadSpeechCorpus(
 
 /**
  * The small conversations committed under test/fixtures/speech-real/ for the floor test, made only of recordings whose
- * licences allow it (MFA's own test recordings, MIT; LibriSpeech, CC BY 4.0; NST Swedish, CC0): FLAC plus labels.
+ * licences allow it (MFA's own test recordings, MIT; LibriSpeech, CC BY 4.0; NST Swedish, CC0; codec2-examples,
+ * LGPL-2.1): FLAC plus labels.
  */
 export const TEST_CONVERSATIONS: readonly ConversationSpec[] = [
   // Tune voices only (splitOf): the tests watch these files while the engine is tuned, so a held-out voice here would
@@ -554,6 +555,9 @@ export const TEST_CONVERSATIONS: readonly ConversationSpec[] = [
   { id: 'real-dialogue-2', voices: ['ls-61', 'cv-en'], turns: 6, overlap: false, seed: 21 },
   { id: 'real-dialogue-3', voices: ['nst-sv', 'cv-ja', 'ls-61'], turns: 7, overlap: false, seed: 22 },
   { id: 'real-dialogue-4', voices: ['cv-en', 'nst-sv', 'ls-61', 'cv-ja'], turns: 8, overlap: false, seed: 23 },
+  // wer-causes.ts's causes-4sp (the LibriSpeech reader and three 8 kHz codec2 radio voices, codec2-examples, LGPL-2.1):
+  // Whisper's first pass skips a whole 9 s radio turn there (the transcription's second pass, worker.py).
+  { id: 'real-4sp-radio', voices: ['ls-61', 'c2-mmt1', 'c2-vk5qi', 'c2-morig'], turns: 12, overlap: true, seed: 103 },
 ];
 
 export async function writeTestConversations(

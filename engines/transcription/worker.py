@@ -133,14 +133,105 @@ class Recogniser:
         # your time"), and half of a two-voice minute was lost or made up. Voice activity detection (Silero, shipped
         # inside faster-whisper) on by default: without it the model invents words on silence and noise ("You" on 5 s
         # of silence here) and spends seconds decoding them.
-        segments, info = self.model.transcribe(path, language=language or None, word_timestamps=True, vad_filter=vad,
+        from faster_whisper.audio import decode_audio
+
+        audio = decode_audio(path, sampling_rate=SAMPLE_RATE)  # what faster-whisper does with a path, done once here
+        segments, info = self.model.transcribe(audio, language=language or None, word_timestamps=True, vad_filter=vad,
                                                beam_size=5, condition_on_previous_text=False)
-        return list(segments), info
+        segments = [Piece.of(s) for s in segments]
+        if vad:
+            segments = sorted(segments + self.second_pass(audio, segments, info.language), key=lambda s: s.start)
+        return segments, info
+
+    def second_pass(self, audio, segments, language) -> list:
+        """
+        Speech the first pass left without words, decoded again on its own (engines/transcription/README.md, "A
+        second pass over speech left without words"). Whisper sometimes skips a whole turn it was given: a 9 s turn
+        of a radio voice at the start of a 30 s window came out with no word (or with two words misplaced into its
+        end), though the same stretch decoded alone is transcribed right. Silero's speech regions are found as the
+        speaker step finds them (a 0.2 s pause ends a region, not faster-whisper's 2 s); a stretch of a region that no
+        first-pass word touches, the whole region of at least SECOND_PASS_MIN_SECONDS or a part of at least
+        SECOND_PASS_MIN_GAP_SECONDS, is decoded alone (padded SECOND_PASS_PAD_SECONDS, no voice activity filter, no
+        conditioning, the first pass's language; not one that reaches the audio's first or last 0.25 s, speech cut by a
+        chunk's edge), and only its confident segments are kept (not probably silence,
+        mean log probability above Whisper's -1, decoded at temperature 0), with the words whose middle lies inside
+        the stretch (the padding belongs to the neighbours, whose words are already written).
+        """
+        from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+        options = VadOptions(min_silence_duration_ms=200, speech_pad_ms=50, min_speech_duration_ms=250)
+        written = sorted((w.start, w.end) for s in segments for w in s.words)
+        added = []
+        for ts in get_speech_timestamps(audio, options, sampling_rate=SAMPLE_RATE):
+            for start, end, whole in uncovered(ts["start"] / SAMPLE_RATE, ts["end"] / SAMPLE_RATE, written):
+                if end - start < (SECOND_PASS_MIN_SECONDS if whole else SECOND_PASS_MIN_GAP_SECONDS):
+                    continue
+                if start < SECOND_PASS_EDGE_SECONDS or end > len(audio) / SAMPLE_RATE - SECOND_PASS_EDGE_SECONDS:
+                    continue  # speech cut by the audio's edge (a chunk's seam): the neighbouring chunk writes it
+                a = max(0.0, start - SECOND_PASS_PAD_SECONDS)
+                b = min(len(audio) / SAMPLE_RATE, end + SECOND_PASS_PAD_SECONDS)
+                found, _ = self.model.transcribe(audio[round(a * SAMPLE_RATE):round(b * SAMPLE_RATE)],
+                                                 language=language, word_timestamps=True, vad_filter=False,
+                                                 beam_size=5, condition_on_previous_text=False)
+                for segment in found:
+                    if segment.no_speech_prob >= 0.6 or segment.avg_logprob <= -1.0 or segment.temperature > 0:
+                        continue
+                    piece = Piece.of(segment, a)
+                    piece.words = [w for w in piece.words if start <= (w.start + w.end) / 2 <= end]
+                    if piece.words:
+                        piece.start, piece.end = piece.words[0].start, piece.words[-1].end
+                        piece.text = " ".join(w.word.strip() for w in piece.words)
+                        piece.second = True
+                        added.append(piece)
+        return added
 
     def renew_if_sampled(self) -> None:
         if self.sampled:
             self.model = None  # the old model's threads end before the new one's start
             self.model = self._load()
+
+
+SAMPLE_RATE = 16000
+SECOND_PASS_MIN_SECONDS = 0.5  # a shorter speech region without words is not decoded again
+SECOND_PASS_MIN_GAP_SECONDS = 1.0  # nor a shorter stretch without words inside a region that has some
+SECOND_PASS_PAD_SECONDS = 0.3
+# A stretch this close to the audio's start or end is not decoded again: at a chunk's seam it is a word cut in two,
+# which the chunk on the other side has whole ("behind the Kurt -Bier -Bier" for "behind the curtain" when it was).
+SECOND_PASS_EDGE_SECONDS = 0.25
+
+
+def uncovered(start: float, end: float, written: list) -> list:
+    """The stretches of [start, end] that no (start, end) interval of `written` (sorted) touches, each with whether it
+    is the whole of [start, end]."""
+    stretches, at = [], start
+    for a, b in written:
+        if b <= at or a >= end:
+            continue
+        if a > at:
+            stretches.append((at, a))
+        at = max(at, b)
+    if at < end:
+        stretches.append((at, end))
+    return [(a, b, a == start and b == end) for a, b in stretches]
+
+
+class Word:
+    def __init__(self, start: float, end: float, word: str, probability: float):
+        self.start, self.end, self.word, self.probability = start, end, word, probability
+
+
+class Piece:
+    """A transcribed segment on the file's timeline (faster-whisper's Segment, shifted by where its audio began)."""
+
+    def __init__(self, start: float, end: float, text: str, words: list, temperature: float):
+        self.start, self.end, self.text, self.words, self.temperature = start, end, text, words, temperature
+        self.second = False  # decoded by the second pass
+
+    @staticmethod
+    def of(segment, offset: float = 0.0) -> "Piece":
+        return Piece(segment.start + offset, segment.end + offset, segment.text,
+                     [Word(w.start + offset, w.end + offset, w.word, w.probability) for w in segment.words or []],
+                     segment.temperature)
 
 
 class SamplerWatch:
@@ -205,6 +296,9 @@ def transcribe(model, request_id: str, path: str, language, vad) -> dict:
                 if text:
                     words_out.append({"start": round(word.start, 3), "end": round(word.end, 3), "word": text,
                                       "probability": round(word.probability, 4)})
+        # A second-pass segment lies where the first pass had no word, but a first-pass segment may span it: the words
+        # are put in time order (a stable sort: the first pass's own order is kept).
+        words_out.sort(key=lambda w: w["start"])
         return {"id": request_id, "language": info.language, "language_probability": round(info.language_probability, 4),
                 "duration": round(info.duration, 3), "segments": seg_out, "words": words_out}
     except (av.error.FFmpegError, EOFError) as error:
