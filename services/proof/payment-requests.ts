@@ -13,7 +13,7 @@ import { lockMerchantAndWallet, type MerchantWallet } from '../../db/repositorie
 import { lockAndInsertPaymentRequest, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
 import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
 import type { Entitlement } from '../../domain/proof/plans.js';
-import { assertHourlyRoom, checkQuota, hourlyWindow, reserveQuota } from './quota.js';
+import { assertHourlyRoom, checkQuota, hourlyWindow, reserveQuota, type CreationNeed } from './quota.js';
 
 /*
  * Payment requests (/proof/v1): creating one (shared by direct creation and invoices, over the API key and the
@@ -65,7 +65,7 @@ export function requestJson(r: PaymentRequest, origin: string, now: Date): Payme
 export async function createPaymentRequest(
   trx: Db,
   merchantId: string,
-  req: Omit<RequestCreate, 'validHours'> & { validHours?: number },
+  req: CreationRequest,
   now: Date,
   opts: CreationOptions,
 ): Promise<PaymentRequest> {
@@ -87,7 +87,7 @@ export async function createPaymentRequest(
         hourlyWindow(opts.perHour, now),
       )
     : null;
-  if (!locked) return refuseWithoutInsert(trx, merchantId, req, now, opts);
+  if (!locked) return refuseWithoutInsert(trx, merchantId, req, now, opts, need);
   const { wallet, request, destinations, nthNewestSince } = locked;
   // The row just inserted is counted by the quota's usage (it is in this transaction): it is part of `need`.
   const { merchant, ent } = await checkQuota(trx, locked.merchant, need, now, request ? { requests: 1 } : undefined);
@@ -110,6 +110,9 @@ export async function createPaymentRequest(
   ); // the plan read under this transaction's lock of the merchant row
   return request;
 }
+
+/** A creation's request: the body's fields, `valid_hours` optional (an invoice's request takes its due date's). */
+type CreationRequest = Omit<RequestCreate, 'validHours'> & { validHours?: number };
 
 interface CreationOptions {
   /** The pro plan's creations per hour (RATE_LIMIT_PROOF_PRO_PER_HOUR). */
@@ -181,11 +184,11 @@ function assertPlanAllows(
 async function refuseWithoutInsert(
   trx: Db,
   merchantId: string,
-  req: Omit<RequestCreate, 'validHours'> & { validHours?: number },
+  req: CreationRequest,
   now: Date,
   opts: CreationOptions,
+  need: CreationNeed,
 ): Promise<PaymentRequest> {
-  const need = { requests: 1, invoices: opts.needInvoices ?? 0 };
   const locked = await lockMerchantAndWallet(trx, merchantId, req.walletId);
   if (!locked) {
     await reserveQuota(trx, merchantId, need, now);
