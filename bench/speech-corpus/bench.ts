@@ -5,8 +5,11 @@
  * conversations whose every turn has a transcript. Per-file rows are printed for the tune split only; the held-out
  * split is reported as aggregates (it is never looked at to tune).
  *
- *   npx tsx bench/speech-corpus/bench.ts [--sweep] [--no-wer] [--tune-only]
+ *   npx tsx bench/speech-corpus/bench.ts [--sweep] [--no-wer] [--tune-only] [--phone] [--similarity]
  *
+ * --phone: every conversation's telephone-band copy instead (300–3400 Hz, 8 kHz mono, G.711 µ-law; made with ffmpeg
+ * into `phone8k/` beside the corpus on first use, not committed). --similarity: region cosines of the same and of
+ * different speakers on the tune split, and per file the true speakers' average linkage.
  * --sweep: the clustering's settings swept on the tune split only. --tune-only: the held-out split is neither run through
  * the engine nor scored (for work on tune; the held-out split is measured once, at the end).
  * The speaker encoder is the installed default (CAM++), or the checkpoint TRANSCRIPTION_SPEAKER_MODEL names (e.g.
@@ -24,6 +27,7 @@ import { defaultEngineLayout } from '../../adapters/providers/transcription/inst
 import { OfflineWhisperProvider } from '../../adapters/providers/transcription/offline-whisper.provider.js';
 import {
   clusterSpeakers,
+  isNarrowband,
   REAL_VOICE_CLUSTER_OPTIONS,
   type ClusterOptions,
   type SpeakerRegions,
@@ -31,18 +35,23 @@ import {
 import type { Transcript } from '../../adapters/providers/transcription/transcription-provider.js';
 import { diarizationErrorRate } from '../../support/der.js';
 import { alignWords, scoringWords } from '../../support/wer.js';
-import { loadSpeechCorpus, type Conversation, type Split } from './corpus.js';
+import { loadSpeechCorpus, telephoneCopy, writeTelephoneCopy, type Conversation, type Split } from './corpus.js';
 
 const { values } = parseArgs({
   options: {
     sweep: { type: 'boolean', default: false },
     'no-wer': { type: 'boolean', default: false },
     'tune-only': { type: 'boolean', default: false },
+    phone: { type: 'boolean', default: false },
+    similarity: { type: 'boolean', default: false },
   },
 });
 const ENGINE = join(dirname(fileURLToPath(import.meta.url)), '../../engines/transcription');
 
-const corpus = await loadSpeechCorpus();
+const wideCorpus = await loadSpeechCorpus();
+// --phone: every conversation as a phone line carries it (300–3400 Hz, 8 kHz mono, G.711 µ-law), made at bench
+// time beside the corpus; same labels (the timing does not change).
+const corpus = values.phone ? wideCorpus.map(telephoneCopy) : wideCorpus;
 const speakerModel = process.env['TRANSCRIPTION_SPEAKER_MODEL'] || defaultEngineLayout().speakerModel;
 const engineKey = createHash('sha256')
   .update(await readFile(join(ENGINE, 'speakers.py')))
@@ -79,6 +88,8 @@ let engineMs = 0;
 try {
   for (const c of corpus.filter((x) => !values['tune-only'] || x.split === 'tune')) {
     const cache = c.path.replace(/\.wav$/, `.engine-${engineKey}.json`);
+    if (values.phone && !existsSync(c.path))
+      await writeTelephoneCopy(wideCorpus.find((w) => w.id === c.id)!.path, c.path);
     const cached = existsSync(cache)
       ? (JSON.parse(await readFile(cache, 'utf8')) as { regions?: SpeakerRegions; transcript?: Transcript | null })
       : {};
@@ -146,7 +157,7 @@ function evaluate(split: Split, options: Partial<ClusterOptions>, rows?: string[
       wer = (e / ref.length).toFixed(3);
     }
     rows?.push(
-      `${s.c.id.padEnd(30)} ${s.c.duration.toFixed(1).padStart(6)} ${String(s.c.speakers.length).padStart(4)} ${String(found).padStart(5)} ${r.der.toFixed(3).padStart(6)} ${r.missed.toFixed(1).padStart(6)} ${r.falseAlarm.toFixed(1).padStart(5)} ${r.confusion.toFixed(1).padStart(6)} ${wer.padStart(6)}`,
+      `${s.c.id.padEnd(30)} ${s.c.duration.toFixed(1).padStart(6)} ${String(s.c.speakers.length).padStart(4)} ${String(found).padStart(5)} ${r.der.toFixed(3).padStart(6)} ${r.missed.toFixed(1).padStart(6)} ${r.falseAlarm.toFixed(1).padStart(5)} ${r.confusion.toFixed(1).padStart(6)} ${wer.padStart(6)}${isNarrowband(s.regions.regions) ? '  narrow-band' : ''}`,
     );
   }
   return {
@@ -188,7 +199,7 @@ if (!camplus) {
 
 if (values.sweep && camplus) {
   console.log('\nsweep on the tune split, average linkage: threshold minSpeakerSeconds -> DER, count right');
-  for (const threshold of [0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.32, 0.34, 0.36, 0.4]) {
+  for (const threshold of [0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.32, 0.33, 0.34, 0.35, 0.36, 0.38, 0.4]) {
     for (const minSpeakerSeconds of [1, 5]) {
       const f = evaluate('tune', { threshold, minSpeakerSeconds, lowThreshold: 1 });
       console.log(
@@ -217,4 +228,52 @@ if (values.sweep && camplus) {
       );
     }
   }
+}
+
+if (values.similarity) {
+  // Region-level cosines on the tune split, by the reference: each region given to the speaker holding at least 80 %
+  // of it (else left out), pairs within a file; and per file the average linkage (duration-weighted mean cosine)
+  // between the true speakers (highest cross pair) and within each (lowest), which is what the threshold must part.
+  const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+  const same: number[] = [];
+  const cross: number[] = [];
+  const perFile: string[] = [];
+  for (const s of samples.filter((x) => x.c.split === 'tune')) {
+    const labelled = s.regions.regions.flatMap((r) => {
+      const held = new Map<string, number>();
+      for (const ref of s.c.reference) {
+        const o = Math.min(r.end, ref.end) - Math.max(r.start, ref.start);
+        if (o > 0) held.set(ref.speaker, (held.get(ref.speaker) ?? 0) + o);
+      }
+      const [speaker, t] = [...held].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+      return t >= 0.8 * (r.end - r.start) ? [{ r, speaker, w: r.end - r.start }] : [];
+    });
+    const link = new Map<string, [number, number]>();
+    for (let i = 0; i < labelled.length; i++)
+      for (let j = i + 1; j < labelled.length; j++) {
+        const [a, b] = [labelled[i]!, labelled[j]!];
+        const cos = a.r.embedding.reduce((acc, v, k) => acc + v * b.r.embedding[k]!, 0);
+        (a.speaker === b.speaker ? same : cross).push(cos);
+        const key = [a.speaker, b.speaker].sort().join('|');
+        const [sw, sum] = link.get(key) ?? [0, 0];
+        link.set(key, [sw + a.w * b.w, sum + a.w * b.w * cos]);
+      }
+    let maxCross = -1;
+    let minWithin = 2;
+    for (const [key, [w, sum]] of link) {
+      const [x, y] = key.split('|');
+      if (x === y) minWithin = Math.min(minWithin, sum / w);
+      else maxCross = Math.max(maxCross, sum / w);
+    }
+    perFile.push(
+      `${s.c.id.padEnd(16)} ${String(s.c.speakers.length).padStart(2)}  within (lowest) ${minWithin.toFixed(3)}  cross (highest) ${maxCross < -0.5 ? '  -  ' : maxCross.toFixed(3)}`,
+    );
+  }
+  same.sort((a, b) => a - b);
+  cross.sort((a, b) => a - b);
+  const stats = (xs: number[]) =>
+    `n ${xs.length}  p5 ${q(xs, 0.05).toFixed(3)}  p25 ${q(xs, 0.25).toFixed(3)}  median ${q(xs, 0.5).toFixed(3)}  p75 ${q(xs, 0.75).toFixed(3)}  p95 ${q(xs, 0.95).toFixed(3)}`;
+  console.log(
+    `\nregion cosines on the tune split${values.phone ? ' (phone band)' : ''}\nsame speaker       ${stats(same)}\ndifferent speakers ${stats(cross)}\n\nper file, average linkage of the true speakers\n${perFile.join('\n')}`,
+  );
 }

@@ -600,3 +600,35 @@ export async function writeTestConversations(
     await rm(work, { recursive: true, force: true });
   }
 }
+
+/**
+ * ffmpeg's output options for a phone line's copy of a recording: band-limited to 300–3400 Hz, 8 kHz mono, stored as
+ * G.711 µ-law WAV (what a telephone call carries). The bench's `--phone` copies (bench.ts).
+ */
+export const TELEPHONE_BAND_ARGS: readonly string[] = Object.freeze([
+  '-af',
+  'highpass=f=300,lowpass=f=3400',
+  '-ac',
+  '1',
+  '-ar',
+  '8000',
+  '-c:a',
+  'pcm_mulaw',
+  '-map_metadata',
+  '-1',
+  '-fflags',
+  '+bitexact',
+]);
+
+/** The conversation's phone-band copy: same labels, audio in `phone8k/` beside the corpus (made by `writeTelephoneCopy`). */
+export function telephoneCopy(c: Conversation): Conversation {
+  return { ...c, path: join(dirname(c.path), 'phone8k', `${c.id}.wav`) };
+}
+
+/** Writes the phone-band copy of `source` to `out` (through a temporary name, so a half-written file is never used). */
+export async function writeTelephoneCopy(source: string, out: string): Promise<void> {
+  await mkdir(dirname(out), { recursive: true });
+  const tmp = `${out}.tmp-${process.pid}.wav`;
+  await run('ffmpeg', ['-nostdin', '-y', '-v', 'error', '-i', source, ...TELEPHONE_BAND_ARGS, tmp]);
+  await rename(tmp, out);
+}

@@ -447,10 +447,27 @@ def speech_regions(audio: np.ndarray) -> list[tuple[int, int]]:
     return regions
 
 
+HIGH_BAND_HZ = 4000.0  # a telephone line (300–3400 Hz, sampled at 8 kHz) carries nothing above this
+
+
+def high_band_share(wav: np.ndarray) -> float:
+    """The share of the region's energy (above 50 Hz) that lies above 4 kHz: a few per cent for wide-band speech,
+    next to nothing for audio that was sampled at 8 kHz or band-limited to a telephone line on the way (the decoder's
+    resampling to 16 kHz adds nothing above the source's Nyquist). The clustering picks its threshold by it."""
+    x = wav.astype(np.float64)
+    x = x - x.mean()
+    power = np.abs(np.fft.rfft(x)) ** 2
+    freqs = np.fft.rfftfreq(len(x), 1.0 / SAMPLE_RATE)
+    total = float(power[freqs >= 50.0].sum())
+    return float(power[freqs >= HIGH_BAND_HZ].sum()) / total if total > 0 else 0.0
+
+
 def speaker_regions(encoder, audio: np.ndarray) -> list[dict]:
     regions = speech_regions(audio)
     if not regions:
         return []
     embeddings = encoder.embed_utterances([audio[a:b] for a, b in regions])
     return [{"start": round(a / SAMPLE_RATE, 3), "end": round(b / SAMPLE_RATE, 3),
-             "embedding": [round(float(v), 4) for v in emb]} for (a, b), emb in zip(regions, embeddings)]
+             "embedding": [round(float(v), 4) for v in emb],
+             "highBand": float(f"{high_band_share(audio[a:b]):.3g}")}
+            for (a, b), emb in zip(regions, embeddings)]

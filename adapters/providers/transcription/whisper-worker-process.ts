@@ -25,6 +25,7 @@ const WorkerAnswer = z.union([
         start: z.number(),
         end: z.number(),
         embedding: z.union([z.array(z.number()).length(192), z.array(z.number()).length(256)]),
+        highBand: z.number().min(0).max(1).optional(),
       }),
     ),
   }),

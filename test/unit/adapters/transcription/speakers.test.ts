@@ -9,7 +9,9 @@ import { OfflineWhisperProvider } from '../../../../adapters/providers/transcrip
 import {
   assignSpeakers,
   CAMPLUS_CLUSTER_OPTIONS,
+  CAMPLUS_NARROWBAND_CLUSTER_OPTIONS,
   clusterSpeakers,
+  isNarrowband,
   offsetRegions,
   type SpeakerRegion,
   type SpeakerRegions,
@@ -85,6 +87,32 @@ describe('clusterSpeakers (synthetic embeddings)', () => {
     expect(count(clusterSpeakers(regions(256, 0.5)))).toBe(2);
     expect(count(clusterSpeakers(regions(192, 0.5)))).toBe(1);
     expect(count(clusterSpeakers(regions(192, 0.1)))).toBe(2);
+  });
+
+  it('takes the telephone-band threshold (0.34) when most of the speech is narrow-band (little energy above 4 kHz)', () => {
+    expect(CAMPLUS_NARROWBAND_CLUSTER_OPTIONS.threshold).toBe(0.34);
+    // Two voices whose regions are 0.32 alike: two people on wide-band audio, one on a phone line (where different
+    // people's regions come out closer together).
+    const regions = (highBand: number | undefined): SpeakerRegion[] =>
+      Array.from({ length: 12 }, (_, i) => {
+        const embedding = new Array<number>(192).fill(0);
+        if (i % 2 === 0) embedding[0] = 1;
+        else [embedding[0], embedding[1]] = [0.32, Math.sqrt(1 - 0.32 * 0.32)];
+        return { start: i * 3, end: i * 3 + 2.5, embedding, ...(highBand === undefined ? {} : { highBand }) };
+      });
+    const count = (turns: SpeakerTurn[]) => new Set(turns.map((t) => t.speaker)).size;
+    expect(isNarrowband(regions(0.02))).toBe(false);
+    expect(isNarrowband(regions(undefined))).toBe(false);
+    expect(isNarrowband(regions(0.00002))).toBe(true);
+    expect(count(clusterSpeakers(regions(0.02)))).toBe(1);
+    expect(count(clusterSpeakers(regions(undefined)))).toBe(1);
+    expect(count(clusterSpeakers(regions(0.00002)))).toBe(2);
+    // Decided over the whole recording by duration: a minority of narrow-band regions does not switch it.
+    const mixed = regions(0.02).map((r, i) => (i < 5 ? { ...r, highBand: 0.00002 } : r));
+    expect(isNarrowband(mixed)).toBe(false);
+    // offsetRegions keeps the measure (a chunk's regions are moved onto the source's timeline before clustering).
+    expect(offsetRegions(regions(0.00002), 10)[0]).toMatchObject({ start: 10, end: 12.5, highBand: 0.00002 });
+    expect(offsetRegions(regions(undefined), 10)[0]).not.toHaveProperty('highBand');
   });
 
   it('scales: 24,000 regions (20 hours at 3 s) of 5 speakers in bounded time', () => {
