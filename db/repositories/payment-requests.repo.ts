@@ -77,7 +77,7 @@ export async function expireOverdueRequests(db: Db, now: Date): Promise<number> 
  * The columns of a row read as JSON (paycore_insert_payment_request): its timestamps as Dates, as a `select *` reads
  * them (numeric columns arrive as text already).
  */
-export function datesOf<T extends Record<string, unknown>>(row: T, columns: readonly string[]): T {
+function datesOf<T extends Record<string, unknown>>(row: T, columns: readonly string[]): T {
   const out: Record<string, unknown> = { ...row };
   for (const c of columns) if (typeof out[c] === 'string') out[c] = new Date(out[c] as string);
   return out as T;

@@ -24,8 +24,10 @@ export const MAX_QUOTED_USDC = '10000000000000000';
  * free delta itself is chosen in the statement that inserts the request, under the wallet lock
  * (the function of migration 20261205130000, called by db/repositories/payment-requests.repo.ts): this rule's one implementation.
  */
+export const isQuotable = (quotedAtomic: bigint): boolean => quotedAtomic > 0n && quotedAtomic <= MAX_QUOTED_ATOMIC;
+
 export function assertQuotable(quotedAtomic: bigint): void {
-  if (quotedAtomic <= 0n || quotedAtomic > MAX_QUOTED_ATOMIC) {
+  if (!isQuotable(quotedAtomic)) {
     throw new DomainError(
       'validation_failed',
       `The amount must be greater than zero and at most ${MAX_QUOTED_USDC} USDC`,

@@ -6,7 +6,7 @@ import { DEFAULT_VALID_HOURS, type RequestCreate } from '../../domain/validation
 import type { PaymentRequestJson } from '../../domain/validation/proof-responses.js';
 import { bodyIdNotFound } from '../../domain/body-ids.js';
 import { paymentPagePath } from '../../domain/proof/payment-page.js';
-import { assertQuotable, noFreeAmount } from '../../domain/proof/matching-delta.js';
+import { assertQuotable, isQuotable, noFreeAmount } from '../../domain/proof/matching-delta.js';
 import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
 import { lockMerchantAndWallet, type MerchantWallet } from '../../db/repositories/merchants.repo.js';
@@ -70,7 +70,7 @@ export async function createPaymentRequest(
   opts: CreationOptions,
 ): Promise<PaymentRequest> {
   const need = { requests: 1, invoices: opts.needInvoices ?? 0 };
-  const locked = quotable(req.quotedAtomic)
+  const locked = isQuotable(req.quotedAtomic)
     ? await lockAndInsertPaymentRequest(
         trx,
         {
@@ -127,15 +127,6 @@ interface CreationOptions {
    */
   claim?: (request: PaymentRequest) => Promise<boolean>;
 }
-
-const quotable = (quotedAtomic: bigint) => {
-  try {
-    assertQuotable(quotedAtomic);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The hours the request stays open as asked: `valid_hours` (or its default), or until the end of the due date. */
 function requestedHours(req: { validHours?: number }, opts: { dueDate?: string }, now: Date): number {
