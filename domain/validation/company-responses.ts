@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LINE_ITEM_COLUMNS } from '../extraction.js';
 import { idRegex } from '../ids.js';
-import { attemptSchema } from './integrations-responses.js';
+import { attemptSchema, csrfTokenSchema } from './integrations-responses.js';
 
 /**
  * The response bodies of the company session's routes (`/api/company`) that domain/validation/company.ts and
@@ -24,10 +24,7 @@ const memberSchema = z.strictObject({
 });
 const companySchema = z.strictObject({ id: prefixedId('co', 'Company'), name: z.string() });
 const sessionFields = {
-  csrf_token: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .meta({ description: 'Send it as `X-CSRF-Token` on every mutation.' }),
+  csrf_token: csrfTokenSchema,
   member: memberSchema,
   company: companySchema,
 };

@@ -26,11 +26,14 @@ const proofEventType = z.enum(PROOF_EVENT_TYPES as unknown as [ProofEventType, .
 export const userSchema = z.strictObject({ id: prefixedId('usr', 'User'), email: z.string() });
 export const merchantSchema = z.strictObject({ id: prefixedId('mer', 'Account'), name: z.string() });
 
+/** A session answer's CSRF token (both dashboard sessions). */
+export const csrfTokenSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .meta({ description: 'Send it as `X-CSRF-Token` on every mutation.' });
+
 const sessionFields = {
-  csrf_token: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .meta({ description: 'Send it as `X-CSRF-Token` on every mutation.' }),
+  csrf_token: csrfTokenSchema,
   user: userSchema,
   merchant: merchantSchema,
 };
