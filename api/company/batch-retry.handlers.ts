@@ -72,11 +72,11 @@ export function mountBatchRetry(
         ...(submission.metrics ? { metrics: submission.metrics } : {}),
       };
       // The sources are quoted before the company lock, as for every submission; under it, an earlier retry still
-      // running refuses this one (services/processing/submission.ts, `oneRetryAtATime`).
+      // running refuses this one (services/processing/submission.ts, RetryRule `one-at-a-time`).
       const { batch } = await retryFailedItems(submitDeps, trx, afterCommit, {
         original,
         submitter: { memberId: me.id },
-        oneRetryAtATime: true,
+        retryRule: 'one-at-a-time',
       });
       return batchJson(trx, batch!);
     });

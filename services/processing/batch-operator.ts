@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.js';
 import type { Db } from '../../db/connection.js';
-import { getBatchById, listRetriesOf, type Batch } from '../../db/repositories/batches.repo.js';
+import { getBatchById, type Batch } from '../../db/repositories/batches.repo.js';
 import { submitterOf } from '../../db/repositories/jobs.repo.js';
 import type { AfterCommit } from '../workflows/workflow-starts.js';
 import { retryFailedItems, type SubmitDeps, type Submitted } from './submission.js';
@@ -20,7 +20,8 @@ export async function operatorBatch(db: Db, id: string): Promise<Batch> {
 /**
  * What `POST /v1/batches/{id}/retry-failed` does (retryFailedItems), in `trx`, on behalf of the batch's submitter (its
  * API key, or the member who retried it from the dashboard). A batch already retried is refused (409 `conflict`,
- * naming its first retry) unless `again` is given, so a repeated command does not run the items twice.
+ * naming its first retry) unless `again` is given, so a repeated command does not run the items twice; that is
+ * decided under the company lock (RetryRule `once`), so two commands at once make one retry.
  */
 export async function operatorRetryFailed(
   deps: SubmitDeps,
@@ -29,12 +30,9 @@ export async function operatorRetryFailed(
   input: { original: Batch; again: boolean },
 ): Promise<Submitted> {
   const { original } = input;
-  const [earlier] = await listRetriesOf(trx, original.id);
-  if (earlier && !input.again) {
-    throw new DomainError(
-      'conflict',
-      `batch ${original.id} was already retried as ${earlier.id}; retry that one, or pass --again to re-run these failed items once more`,
-    );
-  }
-  return retryFailedItems(deps, trx, afterCommit, { original, submitter: submitterOf(original) });
+  return retryFailedItems(deps, trx, afterCommit, {
+    original,
+    submitter: submitterOf(original),
+    ...(input.again ? {} : { retryRule: 'once' as const }),
+  });
 }

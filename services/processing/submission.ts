@@ -10,7 +10,7 @@ import type {
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
-import { findRunningRetry, insertBatch, type Batch } from '../../db/repositories/batches.repo.js';
+import { findRunningRetry, insertBatch, listRetriesOf, type Batch } from '../../db/repositories/batches.repo.js';
 import { lockCompany } from '../company/company-lock.js';
 import { insertJob, listBatchChildren, type Job, type Submitter } from '../../db/repositories/jobs.repo.js';
 import type { WorkflowGateway } from '../workflows/workflow-client.js';
@@ -61,12 +61,19 @@ export interface BatchSpec {
   webhookId: string | null;
   webhookMode: WebhookMode;
   retryOf: string | null;
-  /**
-   * A retry refused (409 `batch_retry_in_progress`) while an earlier retry of the same batch is queued or processing,
-   * decided under the company lock: the dashboard's double click makes one retry batch (it has no Idempotency-Key).
-   */
-  oneRetryAtATime?: boolean;
+  /** A retry's rule against other retries of the same batch, decided under the company lock (RetryRule). */
+  retryRule?: RetryRule;
 }
+
+/**
+ * How a retry of a batch's failed items stands with other retries of it, decided under the company lock so that two
+ * at once cannot both pass:
+ * - `one-at-a-time`: refused (409 `batch_retry_in_progress`) while an earlier retry is queued or processing: the
+ *   dashboard's double click makes one retry batch (it has no Idempotency-Key);
+ * - `once`: refused (409 `conflict`, naming it) when the batch was ever retried: the operator's repeated
+ *   `batches:retry-failed` command does not run (and charge) the items twice.
+ */
+export type RetryRule = 'one-at-a-time' | 'once';
 
 /**
  * Quotes every child; the problems of all children are reported together (422 naming each path, e.g.
@@ -228,15 +235,9 @@ export async function submitJobs(
   if (input.beforeLock) await input.beforeLock({ jobs, batch });
   // reserveForJobs takes the company lock itself (one round trip); a retry of a batch's failed items takes it first,
   // to look for another retry of the same batch under it.
-  if (input.batch?.oneRetryAtATime && input.batch.retryOf !== null && batchId !== null) {
+  if (input.batch?.retryRule && input.batch.retryOf !== null && batchId !== null) {
     await lockCompany(trx, companyId);
-    const running = await findRunningRetry(trx, input.batch.retryOf, batchId);
-    if (running !== null) {
-      throw new DomainError(
-        'batch_retry_in_progress',
-        `This batch's failed items are already being retried in batch ${running}; wait for it to end`,
-      );
-    }
+    await assertRetryRule(trx, input.batch.retryRule, input.batch.retryOf, batchId);
   }
   // The sources and the queue limit are answered before the wallet (reserveJobCredits judges it last).
   await reserveJobCredits(
@@ -293,6 +294,27 @@ function extractionAsRan(j: Job): ExtractionSpec | null {
 /** Operations whose options carry a secret (not kept once a job ends, so their failed items cannot be re-run as they were). */
 const NEEDS_SECRET: ReadonlySet<string> = new Set(['pdf-protect', 'pdf-unlock']);
 
+/** RetryRule, checked under the company lock `trx` holds; `batchId` is this retry's own batch (already inserted). */
+async function assertRetryRule(trx: Db, rule: RetryRule, originalId: string, batchId: string): Promise<void> {
+  if (rule === 'one-at-a-time') {
+    const running = await findRunningRetry(trx, originalId, batchId);
+    if (running !== null) {
+      throw new DomainError(
+        'batch_retry_in_progress',
+        `This batch's failed items are already being retried in batch ${running}; wait for it to end`,
+      );
+    }
+    return;
+  }
+  const earlier = (await listRetriesOf(trx, originalId)).find((r) => r.id !== batchId);
+  if (earlier) {
+    throw new DomainError(
+      'conflict',
+      `batch ${originalId} was already retried as ${earlier.id}; retry that one, or pass --again to re-run these failed items once more`,
+    );
+  }
+}
+
 /**
  * retry-failed: a new batch (`retry_of` the original, same operation, options and webhook) of the original's failed
  * children, each quoted and reserved anew through submitJobs. Used by `POST /v1/batches/{id}/retry-failed` and the
@@ -302,7 +324,7 @@ export async function retryFailedItems(
   deps: SubmitDeps,
   trx: Db,
   afterCommit: AfterCommit,
-  input: { original: Batch; submitter: Submitter; oneRetryAtATime?: boolean },
+  input: { original: Batch; submitter: Submitter; retryRule?: RetryRule },
 ): Promise<Submitted> {
   const { original } = input;
   if (!isBatchTerminal(original.status)) {
@@ -344,7 +366,7 @@ export async function retryFailedItems(
       webhookId: original.webhookId,
       webhookMode: original.webhookMode,
       retryOf: original.id,
-      ...(input.oneRetryAtATime ? { oneRetryAtATime: true } : {}),
+      ...(input.retryRule ? { retryRule: input.retryRule } : {}),
     },
   });
 }

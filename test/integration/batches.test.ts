@@ -416,7 +416,15 @@ describe('the batch state table', () => {
       secretBox: h.secretBox,
       workflows: h.gateway,
     };
-    const retry = await batchesRetryFailed(cliDeps, { batch: mixed.id });
+    // Two commands at once: one retry is made, the other is refused as a repeat (not charged twice).
+    const both = await Promise.allSettled([
+      batchesRetryFailed(cliDeps, { batch: mixed.id }),
+      batchesRetryFailed(cliDeps, { batch: mixed.id }),
+    ]);
+    const made = both.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const refused = both.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+    expect(refused).toEqual([expect.stringMatching(/already retried as bat_/)]);
+    const retry = made[0]!;
     expect(retry).toMatchObject({
       retry_of: mixed.id,
       item_count: 1,
