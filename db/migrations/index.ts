@@ -40,6 +40,7 @@ import * as m01wh from './20261201100000_add_watcher_head.js';
 import * as m03rf from './20261203100000_defer_job_reservation_fk.js';
 import * as m04rj from './20261204120000_create_reserve_for_jobs.js';
 import * as m05ip from './20261205130000_create_insert_payment_request.js';
+import * as m05pd from './20261205160000_insert_payment_request_destinations.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
@@ -88,4 +89,5 @@ export const migrations: readonly NamedMigration[] = [
   m03rf,
   m04rj,
   m05ip,
+  m05pd,
 ];

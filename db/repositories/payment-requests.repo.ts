@@ -3,6 +3,7 @@ import { DELTA_MAX, DELTA_MIN } from '../../domain/proof/matching-delta.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../connection.js';
 import { merchantPageById } from './paging.js';
+import { toEndpoint, type WebhookEndpoint } from './webhooks.repo.js';
 import {
   MERCHANT_DATES,
   WALLET_DATES,
@@ -84,6 +85,7 @@ function datesOf<T extends Record<string, unknown>>(row: T, columns: readonly st
 }
 
 const REQUEST_DATES = ['verified_at', 'expires_at', 'created_at'] as const;
+const ENDPOINT_DATES = ['created_at'] as const;
 
 /** What a creation writes (the wallet and the amount are the function's). */
 export interface PaymentRequestRowInput {
@@ -106,7 +108,7 @@ interface InsertedRow {
   merchant: Record<string, unknown> | null;
   wallet: Record<string, unknown>;
   request: Record<string, unknown> | null;
-  destinations: number;
+  destinations: Array<Record<string, unknown>>;
   nth_newest_since: Date | null;
 }
 
@@ -166,8 +168,8 @@ export async function insertPaymentRequest(
 /**
  * A creation's locks and insert in one round trip: the merchant row and the wallet (a verified wallet of the merchant,
  * not on hold) locked, then the request inserted as insertPaymentRequest does, with what the creation checks next:
- * the merchant's `/proof` webhook destinations (not deleted; their rows locked FOR SHARE as appendProofEvent locks
- * them, which skips its own read when there are none), and with `hourly` the `created_at` of the merchant's `n`-th
+ * the merchant's `/proof` webhook destinations (not deleted, oldest first; their rows locked FOR SHARE as
+ * appendProofEvent locks them, which takes them from here instead of reading them again), and with `hourly` the `created_at` of the merchant's `n`-th
  * newest request created after `since` (null when it made fewer; the row being inserted is not counted). `request` is
  * null when every amount next to the quote is taken; the whole answer null when there is no such wallet (nothing is
  * locked or written then).
@@ -181,7 +183,7 @@ export async function lockAndInsertPaymentRequest(
   merchant: Merchant;
   wallet: MerchantWallet;
   request: PaymentRequest | null;
-  destinations: number;
+  destinations: WebhookEndpoint[];
   nthNewestSince: Date | null;
 } | null> {
   const row = await insertWithFreeAmount(trx, true, input, now, hourly);
@@ -190,7 +192,7 @@ export async function lockAndInsertPaymentRequest(
     merchant: merchantFromRow(datesOf(row.merchant, MERCHANT_DATES)),
     wallet: walletFromRow(datesOf(row.wallet, WALLET_DATES)),
     request: requestOf(row),
-    destinations: Number(row.destinations),
+    destinations: row.destinations.map((d) => toEndpoint(datesOf(d, ENDPOINT_DATES))),
     nthNewestSince: row.nth_newest_since ? new Date(row.nth_newest_since) : null,
   };
 }

@@ -2,7 +2,7 @@ import { envelope, type ProofEventType } from '../../domain/proof/events.js';
 import { newId } from '../../adapters/crypto/tokens.js';
 import { DELIVERY_PROFILES } from '../../domain/webhooks.js';
 import { usableAfterDowngrade, usableLimit, type MerchantPlanState } from '../../domain/proof/plans.js';
-import { createDelivery, toEndpoint } from './webhooks.repo.js';
+import { createDelivery, toEndpoint, type WebhookEndpoint } from './webhooks.repo.js';
 import type { Db } from '../connection.js';
 import { toPlanQueue } from './merchants.repo.js';
 
@@ -19,22 +19,24 @@ export async function appendProofEvent(
   /** The merchant's plan as this transaction already read it (e.g. under its row lock); else it is read here. */
   plan?: MerchantPlanState,
   /**
-   * How many destinations (not deleted) this transaction already counted for the merchant, their rows then locked FOR
-   * SHARE (lockAndInsertPaymentRequest): with none there is nothing to read, and no event.
+   * The merchant's destinations (not deleted, oldest first) as this transaction already read them, their rows then
+   * locked FOR SHARE (lockAndInsertPaymentRequest): they are not read again; with none there is no event.
    */
-  destinations?: number,
+  destinations?: readonly WebhookEndpoint[],
 ): Promise<{ id: string; cursor: number; body: Buffer } | null> {
-  if (destinations === 0) return null;
+  if (destinations?.length === 0) return null;
   const state = plan ?? (await planStateOf(trx, input.merchantId));
   const allowed = usableLimit(state, input.occurredAt, 'destinations');
   // Destinations count until deleted (disabled ones too); after a downgrade only the earliest allowed are usable.
-  const counted = (
-    await trx('webhook_endpoints')
-      .where({ interface: 'proof', tenant_id: input.merchantId })
-      .whereNot({ status: 'deleted' })
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .forShare()
-  ).map(toEndpoint);
+  const counted =
+    destinations ??
+    (
+      await trx('webhook_endpoints')
+        .where({ interface: 'proof', tenant_id: input.merchantId })
+        .whereNot({ status: 'deleted' })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])
+        .forShare()
+    ).map(toEndpoint);
   const endpoints = counted.filter((e, rank) => e.status === 'enabled' && usableAfterDowngrade(rank, allowed));
   if (endpoints.length === 0) return null;
   const id = newId('evt');
