@@ -3,7 +3,7 @@ import { correctionsSchema } from '../../domain/validation/extraction-correction
 import { BATCH_LIMITS } from '../../domain/batches.js';
 import { batchSchema, jobSchema } from '../../domain/validation/job-records.js';
 import { creditsSchema } from '../../domain/validation/processing-responses.js';
-import { header, headerRef, pathParam } from '../http/openapi-kit.js';
+import { binaryContent, headerRef, locationHeader, pathParam } from '../http/openapi-kit.js';
 import { afterSchema, childrenLimitSchema } from '../http/pagination.js';
 import { resultIndexSchema } from '../http/result-files.js';
 import { uploadPageSchema } from '../processing/openapi.contract.js';
@@ -91,9 +91,7 @@ export const JOB_ROUTES: CompanyRoute[] = [
     ],
     response: {
       description: 'The file.',
-      content: {
-        'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
-      },
+      content: binaryContent('application/octet-stream'),
     },
     errors: { ids: true, codes409: ['conflict'] },
     moreErrors: gone,
@@ -161,7 +159,9 @@ export const JOB_ROUTES: CompanyRoute[] = [
       status: '202',
       description: 'Accepted: the failed items are queued again as a new batch (its path in `Location`).',
       schema: batchSchema,
-      headers: { Location: header('`/api/company/batches/{id}` of the new batch.', { type: 'string' }, true) },
+      headers: {
+        Location: locationHeader('`/api/company/batches/{id}` of the new batch.', '/api/company/batches', 'bat'),
+      },
     },
     errors: {
       admin: true,

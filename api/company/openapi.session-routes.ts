@@ -6,6 +6,7 @@ import {
 } from '../../domain/validation/company-responses.js';
 import { signInSchema } from '../../domain/validation/integrations.js';
 import { header } from '../http/openapi-kit.js';
+import { signInCookieSchema } from '../http/browser-session.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 import {
   COMPANY_OPENAPI_PATH,
@@ -35,7 +36,7 @@ export const SESSION_ROUTES: CompanyRoute[] = [
       schema: companySignedInSchema,
       examples: { signedIn: { ...sessionEx, expires_at: EX.at } },
       headers: {
-        'Set-Cookie': header('The session cookie.', { type: 'string', pattern: `^${COMPANY_SESSION_COOKIE}=` }, true),
+        'Set-Cookie': header('The session cookie.', signInCookieSchema(COMPANY_SESSION_COOKIE), true),
       },
     },
     errors: { public: true, mutation: true },

@@ -11,7 +11,7 @@ import {
   revokedInvitationSchema,
 } from '../../domain/validation/company.js';
 import { keyCreateSchema } from '../../domain/validation/integrations.js';
-import { header } from '../http/openapi-kit.js';
+import { header, HEADER_VALUES } from '../http/openapi-kit.js';
 import { errors } from './openapi.errors.js';
 import { idParam, type CompanyRoute } from './openapi.contract.js';
 import { EX, memberEx, keyEx, invitationEx } from './openapi.examples.js';
@@ -154,7 +154,7 @@ export const TEAM_ROUTES: CompanyRoute[] = [
         {
           'Retry-After': header(
             'Seconds to wait before retrying; absent when this server sends no e-mail at all.',
-            { type: 'integer', minimum: 0 },
+            HEADER_VALUES.seconds,
             false,
           ),
         },

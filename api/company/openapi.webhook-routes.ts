@@ -7,7 +7,7 @@ import {
   v1WebhookListSchema,
   v1WebhookSchema,
 } from '../../domain/validation/company.js';
-import { header } from '../http/openapi-kit.js';
+import { locationHeader } from '../http/openapi-kit.js';
 import { deliveryPageSchema } from './responses.js';
 import { idParam, limitParam, beforeParam, type CompanyRoute } from './openapi.contract.js';
 import { EX, webhookEx, secret, deliveryEx } from './openapi.examples.js';
@@ -31,7 +31,9 @@ export const WEBHOOK_ROUTES: CompanyRoute[] = [
       description: 'Registered; the secret is shown once.',
       schema: newV1WebhookSchema,
       examples: { created: { ...webhookEx, secret } },
-      headers: { Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true) },
+      headers: {
+        Location: locationHeader('The webhook under `/api/company/webhooks`.', '/api/company/webhooks', 'whe'),
+      },
     },
     errors: { admin: true, mutation: true, v1: true, codes409: ['limit_reached'] },
   },

@@ -6,6 +6,7 @@ import type { Contract } from './contract.js';
 import { errorCodeRows, type ErrorRow } from './error-table.js';
 import {
   header,
+  HEADER_VALUES,
   headerRef,
   htmlPage,
   json,
@@ -49,8 +50,8 @@ export const SESSION = [{ session: [] }];
 export const MUTATION = [{ session: [], csrf: [] }];
 
 export const sessionHeaders = (): Record<string, Schema> => ({
-  'X-Request-Id': header('Id of this request.', { type: 'string' }, true),
-  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+  'X-Request-Id': header('Id of this request.', HEADER_VALUES.requestId, true),
+  'Retry-After': header('Seconds to wait before retrying.', HEADER_VALUES.seconds, true),
 });
 
 export const plainHeaders = (): Schema => ({ 'X-Request-Id': headerRef('X-Request-Id') });

@@ -10,7 +10,8 @@ import { requestCreateSchema } from '../../domain/validation/proof-request.js';
 import { contactSchema, invoiceSchema, paymentRequestSchema } from '../../domain/validation/proof-responses.js';
 import { eventListSchema } from '../../domain/validation/proof-event-schemas.js';
 import { walletChallengeCreateSchema, walletVerifySchema } from '../../domain/validation/self-service.js';
-import { header, type Schema } from '../http/openapi-kit.js';
+import { z } from 'zod';
+import { binaryContent, header, type Schema } from '../http/openapi-kit.js';
 import {
   contactCreateExample,
   contactExample,
@@ -249,17 +250,17 @@ export const RECORD_ROUTES: IntegrationsRoute[] = [
       headers: {
         'Content-Disposition': header(
           '`attachment; filename="INV-000001.pdf"`.',
-          { type: 'string', pattern: '^attachment; filename="INV-[0-9]+\\.pdf"$' },
+          z.string().regex(/^attachment; filename="INV-[0-9]+\.pdf"$/),
           true,
         ),
         'X-Content-SHA256': header(
           "The document's SHA-256 (`document_sha256`).",
-          { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          z.string().regex(/^[0-9a-f]{64}$/),
           true,
         ),
-        'Cache-Control': header('Never cached by shared caches.', { type: 'string', const: 'private, no-store' }, true),
+        'Cache-Control': header('Never cached by shared caches.', z.literal('private, no-store'), true),
       },
-      content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } },
+      content: binaryContent('application/pdf'),
     },
     'The document as rendered once at issue, checked against `document_sha256` before it is sent (never rendered again). A dashboard download: `/proof/v1` has no PDF route.',
   ),

@@ -1,6 +1,7 @@
 import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
 import type { SessionRoute } from '../http/session-document.js';
 import { header } from '../http/openapi-kit.js';
+import { signInCookieSchema } from '../http/browser-session.js';
 import {
   deletedDestinationSchema,
   deliveryDetailSchema,
@@ -66,7 +67,7 @@ export const SESSION_ROUTES: IntegrationsRoute[] = [
       schema: signedInSchema,
       examples: { signedIn: { csrf_token: 'f'.repeat(64), expires_at: AT, user: userEx, merchant: merchantEx } },
       headers: {
-        'Set-Cookie': header('The session cookie.', { type: 'string', pattern: `^${SESSION_COOKIE}=` }, true),
+        'Set-Cookie': header('The session cookie.', signInCookieSchema(SESSION_COOKIE), true),
       },
     },
     errors: { public: true, mutation: true },

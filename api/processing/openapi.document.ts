@@ -2,12 +2,17 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import type { UploadLimits } from './uploads.routes.js';
+import { z } from 'zod';
 import {
+  binaryContent,
   errorResponses,
   header,
+  HEADER_VALUES,
   headerRef,
   json,
+  locationHeader,
   pathParam,
+  replayedHeader,
   responseRef,
   standardHeaders,
 } from '../http/openapi-kit.js';
@@ -145,7 +150,7 @@ const errorResponse = errorResponses('v1', () => limited(false));
 const optionalRetryAfter = {
   'Retry-After': header(
     'Sent when the database is unavailable: seconds to wait before retrying.',
-    { type: 'integer', minimum: 0 },
+    HEADER_VALUES.seconds,
     false,
   ),
 };
@@ -176,7 +181,7 @@ function componentResponses(): Record<string, Json> {
     'Missing or invalid API key, or a key in the query string.',
     error('unauthorized', 'Missing or invalid API key'),
     {
-      'WWW-Authenticate': header('Always `Bearer`.', { type: 'string', const: 'Bearer' }, true),
+      'WWW-Authenticate': header('Always `Bearer`.', HEADER_VALUES.bearer, true),
     },
   );
   const retryAfter = { 'Retry-After': headerRef('Retry-After') };
@@ -304,16 +309,14 @@ function paths(): Json {
               encoding: {
                 files: {
                   headers: {
-                    'Content-Disposition': {
-                      description:
-                        'Every part of `files` names a file: `form-data; name="files"; filename="…"`, the name in UTF-8 (RFC 7578) or as `filename*=UTF-8\'\'…` (RFC 5987). The name is kept for display only.',
-                      required: true,
-                      schema: {
-                        type: 'string',
-                        pattern: '^form-data;.*\\bfilename\\*?=',
-                        example: 'form-data; name="files"; filename="report.pdf"',
-                      },
-                    },
+                    'Content-Disposition': header(
+                      'Every part of `files` names a file: `form-data; name="files"; filename="…"`, the name in UTF-8 (RFC 7578) or as `filename*=UTF-8\'\'…` (RFC 5987). The name is kept for display only.',
+                      z
+                        .string()
+                        .regex(/^form-data;.*\bfilename\*?=/)
+                        .meta({ example: 'form-data; name="files"; filename="report.pdf"' }),
+                      true,
+                    ),
                   },
                 },
               },
@@ -477,15 +480,13 @@ function paths(): Json {
             description: 'Accepted: the job is queued and its quote reserved. `Location` names the job to poll.',
             headers: {
               ...limited(true),
-              Location: header(
+              Location: locationHeader(
                 'The job to poll, as a path on this server (`/v1/jobs/{job_id}`); sent on a replay too.',
-                { type: 'string', pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}$' },
-                true,
+                '/v1/jobs',
+                'job',
               ),
-              'Idempotent-Replayed': header(
+              'Idempotent-Replayed': replayedHeader(
                 '`true` when this is the stored answer of an earlier request with the same key.',
-                { type: 'string', const: 'true' },
-                false,
               ),
             },
             content: json(schemaRef('Job'), { queued: jobExample({}) }),
@@ -652,22 +653,18 @@ function paths(): Json {
               ...limited(true),
               'Content-Disposition': header(
                 "`attachment` with the file name twice (RFC 6266): an ASCII fallback in `filename` (accents dropped, other characters `_`) and the exact name in `filename*=UTF-8''…` (RFC 8187).",
-                {
-                  type: 'string',
-                  pattern: '^attachment; filename="[\\x20-\\x7e]*"; filename\\*=UTF-8\'\'[A-Za-z0-9!#$&+.^_`|~%-]+$',
-                  examples: [
-                    'attachment; filename="Rechnung Marz-rotated.pdf"; filename*=UTF-8\'\'Rechnung%20M%C3%A4rz-rotated.pdf',
-                  ],
-                },
+                z
+                  .string()
+                  .regex(/^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9!#$&+.^_`|~%-]+$/)
+                  .meta({
+                    examples: [
+                      'attachment; filename="Rechnung Marz-rotated.pdf"; filename*=UTF-8\'\'Rechnung%20M%C3%A4rz-rotated.pdf',
+                    ],
+                  }),
                 true,
               ),
             },
-            content: Object.fromEntries(
-              ['application/pdf', 'image/jpeg', 'image/png', 'image/webp'].map((t) => [
-                t,
-                { schema: { type: 'string', contentMediaType: t } },
-              ]),
-            ),
+            content: binaryContent('application/pdf', 'image/jpeg', 'image/png', 'image/webp'),
           },
           '404': notFound(
             'Unknown job, or no result file at this index.',
@@ -693,7 +690,6 @@ function paths(): Json {
       errorResponse,
       error,
       limited,
-      header,
       headerRef,
       json,
       pathParam,

@@ -1,14 +1,16 @@
 import type { ErrorCode } from '../../domain/errors.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
 import { afterSchema, beforeSchema, encodeCursor, limitSchema } from '../http/pagination.js';
 import {
   errorResponses,
   header,
+  HEADER_VALUES,
   headerRef,
   json,
   pathParam,
+  replayedHeader,
   responseRef,
   type Schema,
   standardHeaders,
@@ -68,10 +70,8 @@ const error = (code: ErrorCode, message: string, issues?: Json[]): Json => ({
 
 const HEADERS: Record<string, Json> = {
   ...standardHeaders(),
-  'Idempotent-Replayed': header(
+  'Idempotent-Replayed': replayedHeader(
     '`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (same status, same body bytes).',
-    { type: 'string', const: 'true' },
-    false,
   ),
 };
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -84,11 +84,7 @@ const errorResponse = errorResponses('proof', () => limited(false));
 const publicErrorResponse = errorResponses('proof', () => ({ 'X-Request-Id': headerRef('X-Request-Id') }));
 
 const wwwAuthenticate = {
-  'WWW-Authenticate': header(
-    '`Bearer`, on `unauthorized` and `api_key_in_url`.',
-    { type: 'string', const: 'Bearer' },
-    false,
-  ),
+  'WWW-Authenticate': header('`Bearer`, on `unauthorized` and `api_key_in_url`.', HEADER_VALUES.bearer, false),
 };
 
 function componentResponses(): Record<string, Json> {
@@ -663,10 +659,7 @@ function pageHeaders(): Json {
   return {
     'X-Request-Id': headerRef('X-Request-Id'),
     ...Object.fromEntries(
-      Object.entries(described).map(([name, d]) => [
-        name,
-        header(d, { type: 'string', const: PAYMENT_PAGE_HEADERS[name]! }, true),
-      ]),
+      Object.entries(described).map(([name, d]) => [name, header(d, z.literal(PAYMENT_PAGE_HEADERS[name]!), true)]),
     ),
   };
 }
