@@ -137,7 +137,7 @@ export const JOB_ROUTES: CompanyRoute[] = [
     parameters: [batchIdParam],
     response: {
       description: 'The ZIP.',
-      content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
+      content: binaryContent('application/zip'),
     },
     errors: { ids: true, codes409: ['batch_not_terminal'] },
     moreErrors: { ...gone, '413': errors(413, ['batch_zip_too_large'], 'Over 1 GB.') },

@@ -5,7 +5,7 @@ import {
   joinedSchema,
 } from '../../domain/validation/company-responses.js';
 import { signInSchema } from '../../domain/validation/integrations.js';
-import { header } from '../http/openapi-kit.js';
+import { header, htmlContent } from '../http/openapi-kit.js';
 import { signInCookieSchema } from '../http/browser-session.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 import {
@@ -112,7 +112,7 @@ export const DOCUMENTATION_ROUTES: CompanyRoute[] = [
     tag: 'Documentation',
     summary: 'This guide (HTML)',
     security: 'public',
-    response: { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+    response: { description: 'The page.', content: htmlContent() },
     errors: { none: true },
   },
 ];

@@ -68,6 +68,9 @@ export const locationHeader = (description: string, path: string, idPrefix: stri
   return header(description, z.string().regex(new RegExp(`^${path}/${idRegex(idPrefix).source.slice(1)}`)), true);
 };
 
+/** An HTML page (the documentation pages, the payment page): text, no JSON. */
+export const htmlContent = (): Schema => ({ 'text/html': { schema: outputJsonSchema(z.string()) } });
+
 /** A binary body of each media type: bytes, no JSON type (OpenAPI 3.1), named by `contentMediaType`. */
 export const binaryContent = (...types: string[]): Schema =>
   Object.fromEntries(types.map((t) => [t, { schema: outputJsonSchema(z.string().meta({ contentMediaType: t })) }]));

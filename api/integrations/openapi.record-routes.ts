@@ -11,7 +11,7 @@ import { contactSchema, invoiceSchema, paymentRequestSchema } from '../../domain
 import { eventListSchema } from '../../domain/validation/proof-event-schemas.js';
 import { walletChallengeCreateSchema, walletVerifySchema } from '../../domain/validation/self-service.js';
 import { z } from 'zod';
-import { binaryContent, header, type Schema } from '../http/openapi-kit.js';
+import { binaryContent, header, htmlContent, type Schema } from '../http/openapi-kit.js';
 import {
   contactCreateExample,
   contactExample,
@@ -334,7 +334,7 @@ export const docRoutes = (documentPath: string, docsPath: string): IntegrationsR
     tag: 'Documentation',
     summary: 'This document as a page',
     security: 'public',
-    response: { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+    response: { description: 'The page.', content: htmlContent() },
     errors: { docs: true },
   },
 ];

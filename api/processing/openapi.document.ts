@@ -9,8 +9,10 @@ import {
   header,
   HEADER_VALUES,
   headerRef,
+  htmlContent,
   json,
   locationHeader,
+  outputJsonSchema,
   pathParam,
   replayedHeader,
   responseRef,
@@ -288,22 +290,19 @@ function paths(): Json {
           required: true,
           content: {
             'multipart/form-data': {
-              schema: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['files'],
-                properties: {
-                  files: {
-                    type: 'array',
-                    minItems: 1,
-                    items: {
-                      contentMediaType: 'application/octet-stream',
-                      description:
-                        "A file: the part's bytes, whatever they are (there is no JSON type on the wire; an empty or unreadable file is a 422).",
-                    },
-                  },
-                },
-              },
+              schema: outputJsonSchema(
+                z.strictObject({
+                  files: z
+                    .array(
+                      z.unknown().meta({
+                        contentMediaType: 'application/octet-stream',
+                        description:
+                          "A file: the part's bytes, whatever they are (there is no JSON type on the wire; an empty or unreadable file is a 422).",
+                      }),
+                    )
+                    .min(1),
+                }),
+              ),
               // A part is bytes (OpenAPI 3.1: binary content has no JSON type, only contentMediaType); the server reads
               // the kind from the content and ignores the declared type. What it does require is a filename on every part.
               encoding: {
@@ -736,7 +735,7 @@ function paths(): Json {
           '200': {
             description: 'The documentation page.',
             headers: { 'X-Request-Id': headerRef('X-Request-Id') },
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: htmlContent(),
           },
         },
       },

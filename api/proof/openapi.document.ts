@@ -8,6 +8,7 @@ import {
   header,
   HEADER_VALUES,
   headerRef,
+  htmlContent,
   json,
   pathParam,
   replayedHeader,
@@ -575,19 +576,19 @@ function paths(): Json {
           '200': {
             description: 'The page.',
             headers: pageHeaders(),
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: htmlContent(),
           },
           '403': {
             description:
               'The account that made the request is suspended: a page that says "Not accepting payments: do not pay" and shows nothing to pay (no amount, address, QR code or payment link). ' +
               'A confirmed or reviewed payment is still mentioned. Once the account is active again, the same URL answers 200.',
             headers: pageHeaders(),
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: htmlContent(),
           },
           '404': {
             description: 'No such payment request: a page that says so (without a reason).',
             headers: pageHeaders(),
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: htmlContent(),
           },
           '401': responseRef('KeyInUrl'),
           '503': publicErrorResponse(
@@ -638,7 +639,7 @@ function paths(): Json {
           '200': {
             description: 'The documentation page.',
             headers: { 'X-Request-Id': headerRef('X-Request-Id') },
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: htmlContent(),
           },
           '401': responseRef('KeyInUrl'),
         },
