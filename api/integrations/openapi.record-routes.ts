@@ -34,86 +34,76 @@ import {
   replayed,
   requestsListParams,
 } from './openapi.parameters.js';
-import { P, type IntegrationsRoute } from './openapi.routes.js';
+import { integrationsRoutes, P, type IntegrationsRoute } from './openapi.routes.js';
 
 /** The operations of /api/integrations on wallets and the merchant's /proof records (see openapi.routes.ts). */
 
-export const WALLET_ROUTES: IntegrationsRoute[] = [
-  {
-    method: 'get',
-    path: `${P}/wallets`,
-    operationId: 'listWallets',
-    tag: 'Wallets',
-    summary: 'Verified receiving wallets',
-    security: 'session',
-    response: {
-      description: 'The verified wallets, oldest first.',
-      schema: walletListSchema,
-      examples: { wallets: { data: [walletEx] } },
+export const WALLET_ROUTES = integrationsRoutes(
+  'Wallets',
+  [
+    {
+      method: 'get',
+      path: '/wallets',
+      operationId: 'listWallets',
+      summary: 'Verified receiving wallets',
+      response: {
+        description: 'The verified wallets, oldest first.',
+        schema: walletListSchema,
+        examples: { wallets: { data: [walletEx] } },
+      },
     },
-    errors: { plan: true },
-  },
-  {
-    method: 'post',
-    path: `${P}/wallets/challenges`,
-    operationId: 'createWalletChallenge',
-    tag: 'Wallets',
-    summary: 'Ask for a wallet challenge',
-    security: 'mutation',
-    description: `A one-time message bound to your account, the network and the address, with a random nonce; sign it in the wallet within ${WALLET_CHALLENGE_TTL_MS / 60_000} minutes and send the signature to \`POST /wallets/verify\`. No private key is ever sent. A wallet verified by another account is refused (409).`,
-    parameters: [idempotencyKey],
-    body: {
-      schema: walletChallengeCreateSchema,
-      examples: { base: { network: 'base', address: EX.payer, label: 'Main' } },
-    },
-    response: {
-      status: '201',
-      description: 'The challenge.',
-      schema: walletChallengeSchema,
-      examples: {
-        challenge: {
-          id: EX.challenge,
-          network: 'base',
-          address: EX.payer,
-          label: 'Main',
-          message: challengeMessage,
-          expires_at: '2025-11-22T09:15:00.000Z',
+    {
+      method: 'post',
+      path: '/wallets/challenges',
+      operationId: 'createWalletChallenge',
+      summary: 'Ask for a wallet challenge',
+      description: `A one-time message bound to your account, the network and the address, with a random nonce; sign it in the wallet within ${WALLET_CHALLENGE_TTL_MS / 60_000} minutes and send the signature to \`POST /wallets/verify\`. No private key is ever sent. A wallet verified by another account is refused (409).`,
+      body: {
+        schema: walletChallengeCreateSchema,
+        examples: { base: { network: 'base', address: EX.payer, label: 'Main' } },
+      },
+      response: {
+        status: '201',
+        description: 'The challenge.',
+        schema: walletChallengeSchema,
+        examples: {
+          challenge: {
+            id: EX.challenge,
+            network: 'base',
+            address: EX.payer,
+            label: 'Main',
+            message: challengeMessage,
+            expires_at: '2025-11-22T09:15:00.000Z',
+          },
         },
       },
-      headers: replayed,
+      errors: { extra409: ['conflict'] },
     },
-    errors: { mutation: true, idem: true, plan: true, extra409: ['conflict'] },
-  },
-  {
-    method: 'post',
-    path: `${P}/wallets/verify`,
-    operationId: 'verifyWallet',
-    tag: 'Wallets',
-    summary: 'Verify a wallet by its signature of the challenge',
-    security: 'mutation',
-    description:
-      'EVM networks: the 65-byte EIP-191 `personal_sign` signature as 0x hex. Solana: the 64-byte ed25519 signature in base58. The challenge must be yours, unexpired and unused (422 `challenge_invalid`); a wrong or malformed signature is 422 `signature_invalid` and leaves the challenge usable until it expires. Verified: the challenge is used and the wallet can receive payment requests.',
-    parameters: [idempotencyKey],
-    body: {
-      schema: walletVerifySchema,
-      examples: { evm: { challenge_id: EX.challenge, signature: `0x${'ab'.repeat(65)}` } },
+    {
+      method: 'post',
+      path: '/wallets/verify',
+      operationId: 'verifyWallet',
+      summary: 'Verify a wallet by its signature of the challenge',
+      description:
+        'EVM networks: the 65-byte EIP-191 `personal_sign` signature as 0x hex. Solana: the 64-byte ed25519 signature in base58. The challenge must be yours, unexpired and unused (422 `challenge_invalid`); a wrong or malformed signature is 422 `signature_invalid` and leaves the challenge usable until it expires. Verified: the challenge is used and the wallet can receive payment requests.',
+      body: {
+        schema: walletVerifySchema,
+        examples: { evm: { challenge_id: EX.challenge, signature: `0x${'ab'.repeat(65)}` } },
+      },
+      response: {
+        status: '201',
+        description: 'The verified wallet.',
+        schema: walletSchema,
+        examples: { verified: walletEx },
+      },
+      errors: {
+        extra409: ['conflict'],
+        extra422: ['challenge_invalid', 'signature_invalid'],
+      },
     },
-    response: {
-      status: '201',
-      description: 'The verified wallet.',
-      schema: walletSchema,
-      examples: { verified: walletEx },
-      headers: replayed,
-    },
-    errors: {
-      mutation: true,
-      idem: true,
-      plan: true,
-      extra409: ['conflict'],
-      extra422: ['challenge_invalid', 'signature_invalid'],
-    },
-  },
-];
+  ],
+  { errors: { plan: true } },
+);
 
 /** A /proof record's creation: the /proof/v1 handler's body, rules, quota and answer. */
 const create = (
