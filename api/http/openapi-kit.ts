@@ -23,12 +23,13 @@ export const headerRef = (name: string): Schema => ({ $ref: `#/components/header
 export const responseRef = (name: string): Schema => ({ $ref: `#/components/responses/${name}` });
 
 /**
- * The JSON Schema of a value as the server writes it (a response header, a binary body): zod's output, inlined,
- * without a dialect. Response headers and binary bodies are zod schemas like every other part of the contract.
+ * The JSON Schema of a value as the server writes it (a response header, a binary body), or with `io: 'input'` as zod
+ * reads it (a request header): zod's JSON Schema output, inlined, without a dialect. Headers and binary bodies are zod
+ * schemas like every other part of the contract.
  */
-export function outputJsonSchema(schema: z.ZodType): Schema {
+export function outputJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Schema {
   const { $schema: _schema, ...rest } = z.toJSONSchema(schema, {
-    io: 'output',
+    io,
     target: 'draft-2020-12',
     unrepresentable: 'throw',
   }) as Schema;
@@ -55,6 +56,19 @@ export const HEADER_VALUES = {
   replayed: z.literal('true'),
   bearer: z.literal('Bearer'),
 } as const;
+
+/**
+ * The `Idempotency-Key` request header of an interface: required, its value's rule as zod reads it (the interface's
+ * `IDEMPOTENCY_RULES` pattern, domain/idempotency.ts, which its idempotency layer enforces).
+ */
+export const idempotencyKeyParameter = (description: string, pattern: RegExp, example?: string): Schema => ({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: true,
+  description,
+  schema: outputJsonSchema(z.string().regex(pattern), 'input'),
+  ...(example === undefined ? {} : { example }),
+});
 
 /** `Idempotent-Replayed`: sent only on the stored answer of an earlier request with the same key. */
 export const replayedHeader = (description: string): Schema => header(description, HEADER_VALUES.replayed, false);

@@ -3,7 +3,7 @@ import { BATCH_LIMITS } from '../../domain/batches.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { z } from 'zod';
-import { binaryContent, header, locationHeader, replayedHeader } from '../http/openapi-kit.js';
+import { binaryContent, header, idempotencyKeyParameter, locationHeader, replayedHeader } from '../http/openapi-kit.js';
 import { schemaRef, type Schema } from './openapi.schemas.js';
 
 /**
@@ -34,13 +34,11 @@ export function batchPaths(k: BatchDocKit): Schema {
     "Unknown or another company's batch.",
     k.error('not_found', 'Batch not found'),
   );
-  const idempotencyKey = (what: string) => ({
-    name: 'Idempotency-Key',
-    in: 'header',
-    required: true,
-    description: `${IDEMPOTENCY_RULES.v1.description}; a new key for every new ${what}. The same key with the same request returns the same batch (header \`Idempotent-Replayed: true\`), with another one 409.`,
-    schema: { type: 'string', pattern: IDEMPOTENCY_RULES.v1.pattern.source },
-  });
+  const idempotencyKey = (what: string) =>
+    idempotencyKeyParameter(
+      `${IDEMPOTENCY_RULES.v1.description}; a new key for every new ${what}. The same key with the same request returns the same batch (header \`Idempotent-Replayed: true\`), with another one 409.`,
+      IDEMPOTENCY_RULES.v1.pattern,
+    );
   const uploadIdNotFound = k.errorResponse(
     404,
     ['not_found'],

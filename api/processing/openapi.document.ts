@@ -10,6 +10,7 @@ import {
   HEADER_VALUES,
   headerRef,
   htmlContent,
+  idempotencyKeyParameter,
   json,
   locationHeader,
   outputJsonSchema,
@@ -465,13 +466,10 @@ function paths(): Json {
           'The same `Idempotency-Key` with the same body returns the same job (no second reservation, header `Idempotent-Replayed: true`); ' +
           `with a different body it is a 409. Keys are kept ${IDEMPOTENCY_RULES.v1.retentionDays} days. ${pollingNote}`,
         parameters: [
-          {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: true,
-            description: `${IDEMPOTENCY_RULES.v1.description}; a new key for every new job (and for retrying a failed job).`,
-            schema: { type: 'string', pattern: IDEMPOTENCY_RULES.v1.pattern.source },
-          },
+          idempotencyKeyParameter(
+            `${IDEMPOTENCY_RULES.v1.description}; a new key for every new job (and for retrying a failed job).`,
+            IDEMPOTENCY_RULES.v1.pattern,
+          ),
         ],
         requestBody: jobBody,
         responses: {

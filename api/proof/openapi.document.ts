@@ -9,6 +9,7 @@ import {
   HEADER_VALUES,
   headerRef,
   htmlContent,
+  idempotencyKeyParameter,
   json,
   pathParam,
   replayedHeader,
@@ -30,7 +31,6 @@ import { eventListSchema } from '../../domain/validation/proof-event-schemas.js'
 import {
   componentSchemas,
   contactListSchema,
-  idempotencyKeySchema,
   invoiceListSchema,
   paymentRequestListSchema,
   proofContract,
@@ -224,17 +224,13 @@ const badQuery = (fields: string) =>
     ]),
   );
 
-const idempotencyKey: Json = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: true,
-  description:
-    `${IDEMPOTENCY_RULES.proof.description}; one new key per new resource or action, reused unchanged for retries. Keys are account-wide across ` +
+const idempotencyKey: Json = idempotencyKeyParameter(
+  `${IDEMPOTENCY_RULES.proof.description}; one new key per new resource or action, reused unchanged for retries. Keys are account-wide across ` +
     'API keys and operations and never expire: the same operation and payload returns the original status and body (`Idempotent-Replayed: true`); ' +
     'another operation or payload is 409. A rejected request (any error) stores and creates nothing.',
-  schema: proofContract.parameterSchema(idempotencyKeySchema),
-  example: EXAMPLES.idempotencyKey,
-};
+  IDEMPOTENCY_RULES.proof.pattern,
+  EXAMPLES.idempotencyKey,
+);
 const body = (schema: z.ZodType, examples: Record<string, Json>): Json => ({
   required: true,
   content: json(proofContract.ref(schema), examples),
