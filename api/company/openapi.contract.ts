@@ -43,7 +43,7 @@ import { Contract, type Components } from '../http/contract.js';
 import { V1_ONLY, V1_REQUESTS, V1_RESPONSES } from '../processing/openapi.contract.js';
 import { batchPageSchema, deliveryPageSchema, jobPageSchema, purchasePageSchema } from './responses.js';
 import { errorSchema, type ErrorsOf } from './openapi.errors.js';
-import type { SessionRoute } from '../http/session-document.js';
+import { routeTable, type RouteRow, type SessionRoute } from '../http/session-document.js';
 
 /**
  * The OpenAPI 3.1 document of the company administrators' session (`/api/company` and `POST /v1/webhooks`): what a
@@ -154,3 +154,10 @@ export const emptyPage = { data: [], next_cursor: null };
 
 /** One operation of the company document's route tables (openapi.*-routes.ts, one file per area). */
 export type CompanyRoute = SessionRoute<ErrorsOf>;
+
+/**
+ * A route table of the company document: each row says only what differs from `tag`, from the `errors` every row of
+ * the table has, and from what every mutation has (the CSRF token and the Origin check: `mutation`).
+ */
+export const companyRoutes = (tag: string, rows: ReadonlyArray<RouteRow<ErrorsOf>>, errors: ErrorsOf = {}) =>
+  routeTable<ErrorsOf>({ tag, errors, mutations: { errors: { mutation: true } } }, rows);

@@ -2,21 +2,19 @@ import { creditPacksSchema, packPurchaseSchema } from '../../domain/validation/s
 import { PURCHASE_VALID_HOURS } from '../../domain/self-service.js';
 import { purchaseSchema } from '../../domain/validation/integrations-responses.js';
 import { purchasePageSchema } from './responses.js';
-import { idParam, limitParam, beforeParam, type CompanyRoute } from './openapi.contract.js';
+import { idParam, limitParam, beforeParam, companyRoutes } from './openapi.contract.js';
 import { packPurchaseEx } from './openapi.examples.js';
 
 /**
  * Credit packs paid in USDC. `Purchase` is the zod schema the /api/integrations document shares
  * (domain/validation/integrations-responses.ts).
  */
-export const CREDIT_PACK_ROUTES: CompanyRoute[] = [
+export const CREDIT_PACK_ROUTES = companyRoutes('Credits', [
   {
     method: 'get',
     path: '/api/company/credit-packs',
     operationId: 'listCreditPacks',
-    tag: 'Credits',
     summary: 'Credit packs for sale',
-    security: 'session',
     description:
       'The packs sold for USDC, and the networks the platform accepts payment on (empty: an operator grants credits). Card checkout is not offered (`card_checkout: false`) until a card processor is configured.',
     response: {
@@ -30,15 +28,12 @@ export const CREDIT_PACK_ROUTES: CompanyRoute[] = [
         },
       },
     },
-    errors: {},
   },
   {
     method: 'post',
     path: '/api/company/credit-packs/purchases',
     operationId: 'buyCreditPack',
-    tag: 'Credits',
     summary: 'Buy a credit pack (paid in USDC)',
-    security: 'mutation',
     description: `A payment request to the platform's receiving wallet, payable for ${PURCHASE_VALID_HOURS} hours from \`payer\` only. When the payment watcher confirms the exact amount, the pack's credits are added to the wallet once (a \`grant\` ledger entry with reason \`pack:<purchase id>\`). Less from \`payer\` shows as \`underpaid\`; a payment from another address or after expiry as \`review\`; neither grants anything.`,
     body: {
       schema: packPurchaseSchema,
@@ -54,7 +49,6 @@ export const CREDIT_PACK_ROUTES: CompanyRoute[] = [
     },
     errors: {
       admin: true,
-      mutation: true,
       notFound: ['not_found'],
       codes409: ['purchase_unavailable', 'too_many_open_purchases'],
     },
@@ -63,9 +57,7 @@ export const CREDIT_PACK_ROUTES: CompanyRoute[] = [
     method: 'get',
     path: '/api/company/credit-packs/purchases',
     operationId: 'listCreditPackPurchases',
-    tag: 'Credits',
     summary: 'Credit pack purchases',
-    security: 'session',
     parameters: [limitParam, beforeParam('purchases')],
     response: {
       description: 'A page, by id descending.',
@@ -78,11 +70,9 @@ export const CREDIT_PACK_ROUTES: CompanyRoute[] = [
     method: 'get',
     path: '/api/company/credit-packs/purchases/{purchase_id}',
     operationId: 'getCreditPackPurchase',
-    tag: 'Credits',
     summary: 'A credit pack purchase',
-    security: 'session',
     parameters: [idParam('purchase_id', 'pur', 'Purchase')],
     response: { description: 'The purchase.', schema: purchaseSchema, examples: { awaiting: packPurchaseEx } },
     errors: { ids: true },
   },
-];
+]);

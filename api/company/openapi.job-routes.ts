@@ -3,7 +3,7 @@ import { correctionsSchema } from '../../domain/validation/extraction-correction
 import { BATCH_LIMITS } from '../../domain/batches.js';
 import { batchSchema, jobSchema } from '../../domain/validation/job-records.js';
 import { creditsSchema } from '../../domain/validation/processing-responses.js';
-import { header, headerRef, pathParam } from '../http/openapi-kit.js';
+import { binaryContent, headerRef, locationHeader, pathParam } from '../http/openapi-kit.js';
 import { afterSchema, childrenLimitSchema } from '../http/pagination.js';
 import { resultIndexSchema } from '../http/result-files.js';
 import { uploadPageSchema } from '../processing/openapi.contract.js';
@@ -16,21 +16,19 @@ import {
   limitParam,
   beforeParam,
   emptyPage,
-  type CompanyRoute,
+  companyRoutes,
 } from './openapi.contract.js';
 
 const gone = { '410': errors(410, ['gone'], 'The results passed retention.') };
 const batchIdParam = idParam('batch_id', 'bat', 'Batch');
 
 /** The company's jobs, uploads, batches and credits (every member; retrying a batch's failures: administrators). */
-export const JOB_ROUTES: CompanyRoute[] = [
+export const JOB_ROUTES = companyRoutes('Jobs', [
   {
     method: 'get',
     path: '/api/company/jobs',
     operationId: 'listJobs',
-    tag: 'Jobs',
     summary: "The company's jobs",
-    security: 'session',
     description: "Every member may list the company's jobs, newest first, in the `/v1` job format.",
     parameters: [limitParam, beforeParam('jobs')],
     response: { description: 'A page of jobs.', schema: jobPageSchema, examples: { empty: emptyPage } },
@@ -40,9 +38,7 @@ export const JOB_ROUTES: CompanyRoute[] = [
     method: 'get',
     path: '/api/company/uploads',
     operationId: 'listUploads',
-    tag: 'Jobs',
     summary: "The company's uploads",
-    security: 'session',
     description:
       "Every member may list the company's uploads that still hold storage, newest first, as `GET /v1/uploads` lists them (with " +
       '`in_use`, `job_count` and `batch_count`). Only `limit` and `before` are taken; any other or a repeated parameter is 422.',
@@ -54,9 +50,7 @@ export const JOB_ROUTES: CompanyRoute[] = [
     method: 'get',
     path: '/api/company/batches',
     operationId: 'listBatches',
-    tag: 'Jobs',
     summary: "The company's batches",
-    security: 'session',
     description:
       "Every member may list the company's batches, newest first, each with its progress and credits but without its children (those are the `/v1` jobs with its `batch_id`).",
     parameters: [limitParam, beforeParam('batches')],
@@ -67,9 +61,7 @@ export const JOB_ROUTES: CompanyRoute[] = [
     method: 'get',
     path: '/api/company/jobs/{job_id}',
     operationId: 'getJob',
-    tag: 'Jobs',
     summary: 'A job',
-    security: 'session',
     description:
       "One of the company's jobs (every member), in the `/v1` job format; its `download_path`s are the `/v1` ones, and the same files download in this session at `/api/company/jobs/{job_id}/results/{index}`.",
     parameters: [jobIdParam],
@@ -80,9 +72,7 @@ export const JOB_ROUTES: CompanyRoute[] = [
     method: 'get',
     path: '/api/company/jobs/{job_id}/results/{index}',
     operationId: 'downloadResult',
-    tag: 'Jobs',
     summary: 'Download a result file',
-    security: 'session',
     description:
       "The bytes of a completed job's result file `index` (from 0, the order of `result.files`), as an attachment (every member).",
     parameters: [
@@ -91,9 +81,7 @@ export const JOB_ROUTES: CompanyRoute[] = [
     ],
     response: {
       description: 'The file.',
-      content: {
-        'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
-      },
+      content: binaryContent('application/octet-stream'),
     },
     errors: { ids: true, codes409: ['conflict'] },
     moreErrors: gone,
@@ -102,9 +90,7 @@ export const JOB_ROUTES: CompanyRoute[] = [
     method: 'get',
     path: '/api/company/batches/{batch_id}',
     operationId: 'getBatch',
-    tag: 'Jobs',
     summary: 'A batch',
-    security: 'session',
     description:
       "One of the company's batches with its progress, credits and children, as `GET /v1/batches/{batch_id}` (every member).",
     parameters: [
@@ -131,15 +117,13 @@ export const JOB_ROUTES: CompanyRoute[] = [
     method: 'get',
     path: '/api/company/batches/{batch_id}/results.zip',
     operationId: 'downloadBatchResults',
-    tag: 'Jobs',
     summary: "A batch's results ZIP",
-    security: 'session',
     description:
       'Once the batch has ended: its successful results in one folder per item plus `manifest.json`, as `GET /v1/batches/{batch_id}/results.zip` (every member).',
     parameters: [batchIdParam],
     response: {
       description: 'The ZIP.',
-      content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
+      content: binaryContent('application/zip'),
     },
     errors: { ids: true, codes409: ['batch_not_terminal'] },
     moreErrors: { ...gone, '413': errors(413, ['batch_zip_too_large'], 'Over 1 GB.') },
@@ -148,9 +132,7 @@ export const JOB_ROUTES: CompanyRoute[] = [
     method: 'post',
     path: '/api/company/batches/{batch_id}/retry-failed',
     operationId: 'retryFailedBatchItems',
-    tag: 'Jobs',
     summary: 'Re-run the failed items as a new batch',
-    security: 'mutation',
     description:
       'Billing administrators: what `POST /v1/batches/{batch_id}/retry-failed` does (a new batch, `retry_of` the original, of its failed and cancelled items, each quoted and ' +
       'reserved anew, atomically), recorded as submitted by the member instead of an API key. No body and no `Idempotency-Key`: a second request while a retry of the same ' +
@@ -161,11 +143,12 @@ export const JOB_ROUTES: CompanyRoute[] = [
       status: '202',
       description: 'Accepted: the failed items are queued again as a new batch (its path in `Location`).',
       schema: batchSchema,
-      headers: { Location: header('`/api/company/batches/{id}` of the new batch.', { type: 'string' }, true) },
+      headers: {
+        Location: locationHeader('`/api/company/batches/{id}` of the new batch.', '/api/company/batches', 'bat'),
+      },
     },
     errors: {
       admin: true,
-      mutation: true,
       ids: true,
       codes409: [
         'batch_not_terminal',
@@ -186,9 +169,7 @@ export const JOB_ROUTES: CompanyRoute[] = [
     method: 'get',
     path: '/api/company/credits',
     operationId: 'getCredits',
-    tag: 'Jobs',
     summary: 'Credits and the ledger',
-    security: 'session',
     description:
       "The company's available and reserved credits and its ledger as a feed, as `GET /v1/credits` (every member).",
     parameters: [
@@ -204,17 +185,15 @@ export const JOB_ROUTES: CompanyRoute[] = [
     response: { description: 'Credits.', schema: creditsSchema },
     errors: { query: true },
   },
-];
+]);
 
 /** The review of a `flow-extract` job and its corrections (every member). */
-export const REVIEW_ROUTES: CompanyRoute[] = [
+export const REVIEW_ROUTES = companyRoutes('Extraction review', [
   {
     method: 'get',
     path: '/api/company/jobs/{job_id}/extraction',
     operationId: 'getExtractionReview',
-    tag: 'Extraction review',
     summary: 'The review of an extraction',
-    security: 'session',
     description:
       "A completed `flow-extract` job's values beside the evidence each was read from, with the evidence check's flags, the corrections made so far (who, when, old, new) and the result files: the originals and the latest revision's regenerated exports (every member).",
     parameters: [jobIdParam],
@@ -226,9 +205,7 @@ export const REVIEW_ROUTES: CompanyRoute[] = [
     method: 'post',
     path: '/api/company/jobs/{job_id}/extraction/corrections',
     operationId: 'correctExtraction',
-    tag: 'Extraction review',
     summary: 'Correct extracted fields',
-    security: 'mutation',
     description:
       'One revision of corrections of scalar fields (every member). Each is recorded with the member, the time, the value before and after; the three exports are rendered again ' +
       "with the corrections as new result files (`<name>-reviewed.xlsx`, `-reviewed-csv.zip`, `-reviewed.json`) beside the originals, which never change; the previous revision's " +
@@ -249,7 +226,7 @@ export const REVIEW_ROUTES: CompanyRoute[] = [
       },
     },
     response: { status: '201', description: 'The review at its new revision.', schema: extractionReviewSchema },
-    errors: { mutation: true, ids: true, codes409: ['conflict', 'limit_reached'] },
+    errors: { ids: true, codes409: ['conflict', 'limit_reached'] },
     moreErrors: gone,
   },
-];
+]);

@@ -6,50 +6,43 @@ import {
   savedWorkflowSchema,
   savedWorkflowUpdateSchema,
 } from '../../domain/validation/saved-workflows.js';
-import { idParam, type CompanyRoute } from './openapi.contract.js';
+import { idParam, companyRoutes } from './openapi.contract.js';
 import { EX, workflowEx } from './openapi.examples.js';
 
 const workflowIdParam = idParam('workflow_id', 'wfl', 'Saved workflow');
 
 /** Saved workflows: every member reads them, billing administrators change them. */
-export const WORKFLOW_ROUTES: CompanyRoute[] = [
+export const WORKFLOW_ROUTES = companyRoutes('Saved workflows', [
   {
     method: 'get',
     path: '/api/company/workflows',
     operationId: 'listSavedWorkflows',
-    tag: 'Saved workflows',
     summary: 'Saved workflows',
-    security: 'session',
     description: "The company's saved workflows (every member), oldest first; deleted ones are gone.",
     response: {
       description: 'Saved workflows.',
       schema: savedWorkflowListSchema,
       examples: { workflows: { data: [workflowEx] } },
     },
-    errors: {},
   },
   {
     method: 'post',
     path: '/api/company/workflows',
     operationId: 'createSavedWorkflow',
-    tag: 'Saved workflows',
     summary: 'Save a workflow',
-    security: 'mutation',
     description: `An extraction's fields, instructions and options under a name (billing administrators). A job, estimate or batch names it with \`workflow_id\`; its settings take precedence over the request's. At most ${LIMITS.savedWorkflowsPerCompany} per company.`,
     body: {
       schema: savedWorkflowCreateSchema,
       examples: { create: { name: workflowEx.name, fields: workflowEx.fields, instructions: workflowEx.instructions } },
     },
     response: { status: '201', description: 'Saved.', schema: savedWorkflowSchema, examples: { created: workflowEx } },
-    errors: { admin: true, mutation: true, codes409: ['conflict', 'limit_reached'] },
+    errors: { admin: true, codes409: ['conflict', 'limit_reached'] },
   },
   {
     method: 'get',
     path: '/api/company/workflows/{workflow_id}',
     operationId: 'getSavedWorkflow',
-    tag: 'Saved workflows',
     summary: 'A saved workflow',
-    security: 'session',
     parameters: [workflowIdParam],
     response: { description: 'The saved workflow.', schema: savedWorkflowSchema, examples: { workflow: workflowEx } },
     errors: { ids: true },
@@ -58,9 +51,7 @@ export const WORKFLOW_ROUTES: CompanyRoute[] = [
     method: 'patch',
     path: '/api/company/workflows/{workflow_id}',
     operationId: 'updateSavedWorkflow',
-    tag: 'Saved workflows',
     summary: 'Edit a saved workflow',
-    security: 'mutation',
     description:
       'Changes what the body names (billing administrators); `revision` goes up by one. Requests made before keep what they were quoted with.',
     parameters: [workflowIdParam],
@@ -73,15 +64,13 @@ export const WORKFLOW_ROUTES: CompanyRoute[] = [
       schema: savedWorkflowSchema,
       examples: { changed: { ...workflowEx, name: 'Supplier invoices (EU)', revision: 2 } },
     },
-    errors: { admin: true, mutation: true, ids: true, codes409: ['conflict'] },
+    errors: { admin: true, ids: true, codes409: ['conflict'] },
   },
   {
     method: 'post',
     path: '/api/company/workflows/{workflow_id}/delete',
     operationId: 'deleteSavedWorkflow',
-    tag: 'Saved workflows',
     summary: 'Delete a saved workflow',
-    security: 'mutation',
     description:
       'It is no longer listed nor usable in requests, and its name is free again; jobs that used it keep their results.',
     parameters: [workflowIdParam],
@@ -91,6 +80,6 @@ export const WORKFLOW_ROUTES: CompanyRoute[] = [
       schema: deletedSavedWorkflowSchema,
       examples: { deleted: { id: EX.workflow, status: 'deleted', deleted_at: EX.at } },
     },
-    errors: { admin: true, mutation: true, ids: true },
+    errors: { admin: true, ids: true },
   },
-];
+]);

@@ -5,23 +5,18 @@ import {
   joinedSchema,
 } from '../../domain/validation/company-responses.js';
 import { signInSchema } from '../../domain/validation/integrations.js';
-import { header } from '../http/openapi-kit.js';
+import { header, htmlContent } from '../http/openapi-kit.js';
+import { signInCookieSchema } from '../http/browser-session.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
-import {
-  COMPANY_OPENAPI_PATH,
-  COMPANY_DOCS_PATH,
-  openApiDocumentSchema,
-  type CompanyRoute,
-} from './openapi.contract.js';
+import { COMPANY_OPENAPI_PATH, COMPANY_DOCS_PATH, openApiDocumentSchema, companyRoutes } from './openapi.contract.js';
 import { EX, memberEx, companyEx, sessionEx } from './openapi.examples.js';
 
 /** Sign-in, the session and accepting an invitation. */
-export const SESSION_ROUTES: CompanyRoute[] = [
+export const SESSION_ROUTES = companyRoutes('Session', [
   {
     method: 'post',
     path: '/api/company/session',
     operationId: 'signIn',
-    tag: 'Session',
     summary: 'Sign in',
     security: 'public',
     description: `Sets the session cookie \`${COMPANY_SESSION_COOKIE}\` (HttpOnly, Secure, SameSite=Strict, Path=/) and returns the CSRF token every mutation must send as \`X-CSRF-Token\`. A wrong address and a wrong password get the same 401. Attempts per address are limited (429 with Retry-After). Needs an allowed \`Origin\`.`,
@@ -35,32 +30,26 @@ export const SESSION_ROUTES: CompanyRoute[] = [
       schema: companySignedInSchema,
       examples: { signedIn: { ...sessionEx, expires_at: EX.at } },
       headers: {
-        'Set-Cookie': header('The session cookie.', { type: 'string', pattern: `^${COMPANY_SESSION_COOKIE}=` }, true),
+        'Set-Cookie': header('The session cookie.', signInCookieSchema(COMPANY_SESSION_COOKIE), true),
       },
     },
-    errors: { public: true, mutation: true },
+    errors: { public: true },
   },
   {
     method: 'get',
     path: '/api/company/session',
     operationId: 'getSession',
-    tag: 'Session',
     summary: 'Who is signed in',
-    security: 'session',
     description: 'The member, the company and the CSRF token again (for a reloaded page).',
     response: { description: 'The session.', schema: companySessionSchema, examples: { session: sessionEx } },
-    errors: {},
   },
   {
     method: 'delete',
     path: '/api/company/session',
     operationId: 'signOut',
-    tag: 'Session',
     summary: 'Sign out',
-    security: 'mutation',
     description: 'Ends the session and clears the cookie.',
     response: { status: '204', description: 'Signed out.' },
-    errors: { mutation: true },
   },
   {
     method: 'post',
@@ -85,20 +74,18 @@ export const SESSION_ROUTES: CompanyRoute[] = [
     },
     errors: {
       public: true,
-      mutation: true,
       notFound: ['invitation_invalid'],
       codes409: ['limit_reached', 'account_in_other_company'],
     },
   },
-];
+]);
 
 /** This document and its page (public). */
-export const DOCUMENTATION_ROUTES: CompanyRoute[] = [
+export const DOCUMENTATION_ROUTES = companyRoutes('Documentation', [
   {
     method: 'get',
     path: COMPANY_OPENAPI_PATH,
     operationId: 'getOpenApi',
-    tag: 'Documentation',
     summary: 'This document',
     security: 'public',
     response: { description: 'The OpenAPI 3.1 document.', schema: openApiDocumentSchema },
@@ -108,10 +95,9 @@ export const DOCUMENTATION_ROUTES: CompanyRoute[] = [
     method: 'get',
     path: COMPANY_DOCS_PATH,
     operationId: 'getDocs',
-    tag: 'Documentation',
     summary: 'This guide (HTML)',
     security: 'public',
-    response: { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+    response: { description: 'The page.', content: htmlContent() },
     errors: { none: true },
   },
-];
+]);

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { z } from 'zod';
 import { DomainError } from '../../domain/errors.js';
 import type { SignInLimits } from '../../domain/sign-in.js';
 import type { Logger } from '../../adapters/logging/logger.js';
@@ -38,6 +39,16 @@ export function sessionCookieValue(ctx: AppContext, name: string): string | null
 /** `__Host-` pins the cookie to this host, path `/`, and Secure (browsers treat http://localhost as secure). */
 export const sessionCookieHeader = (name: string, value: string, maxAgeSeconds: number): string =>
   `${name}=${value}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=${maxAgeSeconds}`;
+
+/** The `Set-Cookie` of a sign-in as `sessionCookieHeader` writes it: a new token (32 random bytes, base64url). */
+export const signInCookieSchema = (name: string) =>
+  z
+    .string()
+    .regex(
+      new RegExp(
+        `^${name.replace(/[.$]/g, '\\$&')}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=[0-9]+$`,
+      ),
+    );
 
 /** The CSRF token of a session: a keyed digest of its cookie token, so nothing more is stored. */
 export const csrfTokenOf = (secretBox: SecretBox, sessionToken: string): string =>

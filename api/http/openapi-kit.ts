@@ -1,9 +1,12 @@
 import type Router from '@koa/router';
+import { z } from 'zod';
 import type { AppState } from './context.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import type { InterfaceName } from './context.js';
 import { statusOf } from './errors.js';
 import { escapeHtml, htmlPageHeaders } from './html.js';
+import { REQUEST_ID_PATTERN } from './request-id.js';
+import { idRegex } from '../../domain/ids.js';
 import { routesOf } from './router.js';
 
 /**
@@ -18,11 +21,74 @@ export const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.is
 export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 export const headerRef = (name: string): Schema => ({ $ref: `#/components/headers/${name}` });
 export const responseRef = (name: string): Schema => ({ $ref: `#/components/responses/${name}` });
-export const header = (description: string, schema: Schema, required: boolean): Schema => ({
+
+/**
+ * The JSON Schema of a value as the server writes it (a response header, a binary body), or with `io: 'input'` as zod
+ * reads it (a request header): zod's JSON Schema output, inlined, without a dialect. Headers and binary bodies are zod
+ * schemas like every other part of the contract.
+ */
+export function outputJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Schema {
+  const { $schema: _schema, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'throw',
+  }) as Schema;
+  return rest;
+}
+
+/** A response header: its value's zod schema (what the server sends) and whether every such response carries it. */
+export const header = (description: string, schema: z.ZodType, required: boolean): Schema => ({
   description,
   required,
-  schema,
+  schema: outputJsonSchema(schema),
 });
+
+/**
+ * The values of the response headers every interface sends, written once: the request id (the client's when
+ * well-formed, else a UUID: both match `REQUEST_ID_PATTERN`), the rate-limit figures and seconds to wait (whole
+ * numbers), the replay marker of the idempotency layer (api/http/idempotency.ts) and the Bearer challenge.
+ */
+export const HEADER_VALUES = {
+  requestId: z.string().regex(REQUEST_ID_PATTERN),
+  limit: z.int().min(1),
+  seconds: z.int().min(0),
+  remaining: z.int().min(0),
+  replayed: z.literal('true'),
+  bearer: z.literal('Bearer'),
+} as const;
+
+/**
+ * The `Idempotency-Key` request header of an interface: required, its value's rule as zod reads it (the interface's
+ * `IDEMPOTENCY_RULES` pattern, domain/idempotency.ts, which its idempotency layer enforces).
+ */
+export const idempotencyKeyParameter = (description: string, pattern: RegExp, example?: string): Schema => ({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: true,
+  description,
+  schema: outputJsonSchema(z.string().regex(pattern), 'input'),
+  ...(example === undefined ? {} : { example }),
+});
+
+/** `Idempotent-Replayed`: sent only on the stored answer of an earlier request with the same key. */
+export const replayedHeader = (description: string): Schema => header(description, HEADER_VALUES.replayed, false);
+
+/**
+ * `Location` of a created resource: `path` (a path on this server, letters and slashes) then the resource's id of
+ * prefix `idPrefix`.
+ */
+export const locationHeader = (description: string, path: string, idPrefix: string): Schema => {
+  if (!/^(\/[a-z0-9-]+)+$/.test(path)) throw new Error(`not a plain path: ${path}`);
+  return header(description, z.string().regex(new RegExp(`^${path}/${idRegex(idPrefix).source.slice(1)}`)), true);
+};
+
+/** An HTML page (the documentation pages, the payment page): text, no JSON. */
+export const htmlContent = (): Schema => ({ 'text/html': { schema: outputJsonSchema(z.string()) } });
+
+/** A binary body of each media type: bytes, no JSON type (OpenAPI 3.1), named by `contentMediaType`. */
+export const binaryContent = (...types: string[]): Schema =>
+  Object.fromEntries(types.map((t) => [t, { schema: outputJsonSchema(z.string().meta({ contentMediaType: t })) }]));
+
 export const pathParam = (name: string, schema: Schema, description: string, example?: string): Schema => ({
   name,
   in: 'path',
@@ -264,27 +330,27 @@ export function standardHeaders(): Record<string, Schema> {
   return {
     'X-Request-Id': header(
       'Id of this request (yours when you send a well-formed `X-Request-Id`, else generated).',
-      { type: 'string' },
+      HEADER_VALUES.requestId,
       true,
     ),
     'RateLimit-Limit': header(
       'Requests allowed in any window (a sliding window: e.g. at most 120 in any 60 seconds) by the tightest limit; sent once the key is authenticated.',
-      { type: 'integer', minimum: 1 },
+      HEADER_VALUES.limit,
       false,
     ),
     'RateLimit-Remaining': header(
       "Requests left in the current window of that limit (other API processes' latest requests may not be in it yet).",
-      { type: 'integer', minimum: 0 },
+      HEADER_VALUES.remaining,
       false,
     ),
     'RateLimit-Reset': header(
       'Seconds until every request that window counts has left it (the whole limit is available again if nothing more is sent).',
-      { type: 'integer', minimum: 0 },
+      HEADER_VALUES.seconds,
       false,
     ),
     'Retry-After': header(
       'Seconds to wait before retrying (over a rate limit: until the window has room for one more request).',
-      { type: 'integer', minimum: 0 },
+      HEADER_VALUES.seconds,
       true,
     ),
   };

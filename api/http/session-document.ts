@@ -6,6 +6,7 @@ import type { Contract } from './contract.js';
 import { errorCodeRows, type ErrorRow } from './error-table.js';
 import {
   header,
+  HEADER_VALUES,
   headerRef,
   htmlPage,
   json,
@@ -49,8 +50,8 @@ export const SESSION = [{ session: [] }];
 export const MUTATION = [{ session: [], csrf: [] }];
 
 export const sessionHeaders = (): Record<string, Schema> => ({
-  'X-Request-Id': header('Id of this request.', { type: 'string' }, true),
-  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+  'X-Request-Id': header('Id of this request.', HEADER_VALUES.requestId, true),
+  'Retry-After': header('Seconds to wait before retrying.', HEADER_VALUES.seconds, true),
 });
 
 export const plainHeaders = (): Schema => ({ 'X-Request-Id': headerRef('X-Request-Id') });
@@ -210,6 +211,46 @@ export interface SessionRoute<E> {
   errors: E;
   /** Error responses that replace or add to those of `errors`, by status. */
   moreErrors?: Record<string, Schema>;
+}
+
+/**
+ * What a route table says once for its rows: the tag, the prefix of its paths, the error flags of every row, and what
+ * every mutation (a row whose method is not GET) carries: parameters added after the row's own (an Idempotency-Key),
+ * response headers (its replay marker) and error flags.
+ */
+export interface RouteTableDefaults<E> {
+  tag: string;
+  prefix?: string;
+  errors?: E;
+  mutations?: { parameters?: Schema[]; headers?: Schema; errors?: E };
+}
+
+/**
+ * A row of a route table: only what differs from its table. `tag` defaults to the table's, `security` to the
+ * method's (GET: the session cookie; anything else: the cookie and the CSRF token), `errors` to the table's.
+ */
+export type RouteRow<E> = Omit<SessionRoute<E>, 'tag' | 'security' | 'errors'> &
+  Partial<Pick<SessionRoute<E>, 'tag' | 'security' | 'errors'>>;
+
+/** The routes of a table: each row completed with its table's defaults (`RouteTableDefaults`). */
+export function routeTable<E extends object>(
+  defaults: RouteTableDefaults<E>,
+  rows: ReadonlyArray<RouteRow<E>>,
+): SessionRoute<E>[] {
+  return rows.map((row) => {
+    const mutation = row.method === 'get' ? undefined : (defaults.mutations ?? {});
+    const parameters = [...(row.parameters ?? []), ...(mutation?.parameters ?? [])];
+    const headers = mutation?.headers ? { ...mutation.headers, ...row.response.headers } : row.response.headers;
+    return {
+      ...row,
+      path: `${defaults.prefix ?? ''}${row.path}`,
+      tag: row.tag ?? defaults.tag,
+      security: row.security ?? (mutation ? 'mutation' : 'session'),
+      ...(parameters.length ? { parameters } : {}),
+      response: headers ? { ...row.response, headers } : row.response,
+      errors: { ...defaults.errors, ...mutation?.errors, ...row.errors } as E,
+    };
+  });
 }
 
 /** The success response of a route: JSON of a schema, another content map, or no body. */

@@ -1,7 +1,7 @@
 import { idPattern } from '../../domain/ids.js';
 import { requestStatusSchema } from '../../domain/validation/proof-responses.js';
 import { afterSchema, beforeSchema, encodeCursor, limitSchema, type CursorList } from '../http/pagination.js';
-import { header, headerRef, pathParam, type Schema } from '../http/openapi-kit.js';
+import { headerRef, pathParam, replayedHeader, type Schema } from '../http/openapi-kit.js';
 import { sessionHeaders } from '../http/session-document.js';
 import { EXAMPLES } from '../proof/openapi.examples.js';
 import { idempotencyKeySchema } from '../proof/openapi.schemas.js';
@@ -13,10 +13,8 @@ const parameter = integrationsContract.parameterSchema.bind(integrationsContract
 
 export const HEADERS: Record<string, Schema> = {
   ...sessionHeaders(),
-  'Idempotent-Replayed': header(
+  'Idempotent-Replayed': replayedHeader(
     '`true` when this is the stored answer of an earlier request with the same `Idempotency-Key`.',
-    { type: 'string', const: 'true' },
-    false,
   ),
 };
 export const replayed = { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') };

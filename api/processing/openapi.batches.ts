@@ -2,6 +2,8 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { BATCH_LIMITS } from '../../domain/batches.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
+import { z } from 'zod';
+import { binaryContent, header, idempotencyKeyParameter, locationHeader, replayedHeader } from '../http/openapi-kit.js';
 import { schemaRef, type Schema } from './openapi.schemas.js';
 
 /**
@@ -12,7 +14,6 @@ export interface BatchDocKit {
   errorResponse: (status: number, codes: ErrorCode[], description: string, example: Schema, headers?: Schema) => Schema;
   error: (code: ErrorCode, detail: string, issues?: Schema[]) => Schema;
   limited: (success: boolean) => Schema;
-  header: (description: string, schema: Schema, required: boolean) => Schema;
   headerRef: (name: string) => Schema;
   json: (schema: Schema, examples: Record<string, Schema>) => Schema;
   pathParam: (name: string, schema: Schema, description: string) => Schema;
@@ -33,13 +34,11 @@ export function batchPaths(k: BatchDocKit): Schema {
     "Unknown or another company's batch.",
     k.error('not_found', 'Batch not found'),
   );
-  const idempotencyKey = (what: string) => ({
-    name: 'Idempotency-Key',
-    in: 'header',
-    required: true,
-    description: `${IDEMPOTENCY_RULES.v1.description}; a new key for every new ${what}. The same key with the same request returns the same batch (header \`Idempotent-Replayed: true\`), with another one 409.`,
-    schema: { type: 'string', pattern: IDEMPOTENCY_RULES.v1.pattern.source },
-  });
+  const idempotencyKey = (what: string) =>
+    idempotencyKeyParameter(
+      `${IDEMPOTENCY_RULES.v1.description}; a new key for every new ${what}. The same key with the same request returns the same batch (header \`Idempotent-Replayed: true\`), with another one 409.`,
+      IDEMPOTENCY_RULES.v1.pattern,
+    );
   const uploadIdNotFound = k.errorResponse(
     404,
     ['not_found'],
@@ -100,15 +99,13 @@ export function batchPaths(k: BatchDocKit): Schema {
     description,
     headers: {
       ...k.limited(true),
-      'Idempotent-Replayed': k.header(
+      'Idempotent-Replayed': replayedHeader(
         '`true` when this is the stored answer of an earlier request with the same key.',
-        { type: 'string', const: 'true' },
-        false,
       ),
-      Location: k.header(
+      Location: locationHeader(
         'The batch to poll, as a path on this server (`/v1/batches/{batch_id}`); sent on a replay too.',
-        { type: 'string', pattern: '^/v1/batches/bat_[A-Za-z0-9]{20}$' },
-        true,
+        '/v1/batches',
+        'bat',
       ),
     },
     content: { 'application/json': { schema: schemaRef('Batch') } },
@@ -377,13 +374,13 @@ export function batchPaths(k: BatchDocKit): Schema {
             description: 'The ZIP.',
             headers: {
               ...k.limited(true),
-              'Content-Disposition': k.header(
+              'Content-Disposition': header(
                 '`attachment; filename="<batch id>-results.zip"`.',
-                { type: 'string', pattern: '^attachment; filename="bat_[A-Za-z0-9]{20}-results\\.zip"$' },
+                z.string().regex(/^attachment; filename="bat_[A-Za-z0-9]{20}-results\.zip"$/),
                 true,
               ),
             },
-            content: { 'application/zip': { schema: { type: 'string', contentMediaType: 'application/zip' } } },
+            content: binaryContent('application/zip'),
           },
           '404': notFound,
           '409': k.errorResponse(

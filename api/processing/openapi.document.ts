@@ -2,12 +2,20 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import type { UploadLimits } from './uploads.routes.js';
+import { z } from 'zod';
 import {
+  binaryContent,
   errorResponses,
   header,
+  HEADER_VALUES,
   headerRef,
+  htmlContent,
+  idempotencyKeyParameter,
   json,
+  locationHeader,
+  outputJsonSchema,
   pathParam,
+  replayedHeader,
   responseRef,
   standardHeaders,
 } from '../http/openapi-kit.js';
@@ -145,7 +153,7 @@ const errorResponse = errorResponses('v1', () => limited(false));
 const optionalRetryAfter = {
   'Retry-After': header(
     'Sent when the database is unavailable: seconds to wait before retrying.',
-    { type: 'integer', minimum: 0 },
+    HEADER_VALUES.seconds,
     false,
   ),
 };
@@ -176,7 +184,7 @@ function componentResponses(): Record<string, Json> {
     'Missing or invalid API key, or a key in the query string.',
     error('unauthorized', 'Missing or invalid API key'),
     {
-      'WWW-Authenticate': header('Always `Bearer`.', { type: 'string', const: 'Bearer' }, true),
+      'WWW-Authenticate': header('Always `Bearer`.', HEADER_VALUES.bearer, true),
     },
   );
   const retryAfter = { 'Retry-After': headerRef('Retry-After') };
@@ -283,37 +291,32 @@ function paths(): Json {
           required: true,
           content: {
             'multipart/form-data': {
-              schema: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['files'],
-                properties: {
-                  files: {
-                    type: 'array',
-                    minItems: 1,
-                    items: {
-                      contentMediaType: 'application/octet-stream',
-                      description:
-                        "A file: the part's bytes, whatever they are (there is no JSON type on the wire; an empty or unreadable file is a 422).",
-                    },
-                  },
-                },
-              },
+              schema: outputJsonSchema(
+                z.strictObject({
+                  files: z
+                    .array(
+                      z.unknown().meta({
+                        contentMediaType: 'application/octet-stream',
+                        description:
+                          "A file: the part's bytes, whatever they are (there is no JSON type on the wire; an empty or unreadable file is a 422).",
+                      }),
+                    )
+                    .min(1),
+                }),
+              ),
               // A part is bytes (OpenAPI 3.1: binary content has no JSON type, only contentMediaType); the server reads
               // the kind from the content and ignores the declared type. What it does require is a filename on every part.
               encoding: {
                 files: {
                   headers: {
-                    'Content-Disposition': {
-                      description:
-                        'Every part of `files` names a file: `form-data; name="files"; filename="…"`, the name in UTF-8 (RFC 7578) or as `filename*=UTF-8\'\'…` (RFC 5987). The name is kept for display only.',
-                      required: true,
-                      schema: {
-                        type: 'string',
-                        pattern: '^form-data;.*\\bfilename\\*?=',
-                        example: 'form-data; name="files"; filename="report.pdf"',
-                      },
-                    },
+                    'Content-Disposition': header(
+                      'Every part of `files` names a file: `form-data; name="files"; filename="…"`, the name in UTF-8 (RFC 7578) or as `filename*=UTF-8\'\'…` (RFC 5987). The name is kept for display only.',
+                      z
+                        .string()
+                        .regex(/^form-data;.*\bfilename\*?=/)
+                        .meta({ example: 'form-data; name="files"; filename="report.pdf"' }),
+                      true,
+                    ),
                   },
                 },
               },
@@ -463,13 +466,10 @@ function paths(): Json {
           'The same `Idempotency-Key` with the same body returns the same job (no second reservation, header `Idempotent-Replayed: true`); ' +
           `with a different body it is a 409. Keys are kept ${IDEMPOTENCY_RULES.v1.retentionDays} days. ${pollingNote}`,
         parameters: [
-          {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: true,
-            description: `${IDEMPOTENCY_RULES.v1.description}; a new key for every new job (and for retrying a failed job).`,
-            schema: { type: 'string', pattern: IDEMPOTENCY_RULES.v1.pattern.source },
-          },
+          idempotencyKeyParameter(
+            `${IDEMPOTENCY_RULES.v1.description}; a new key for every new job (and for retrying a failed job).`,
+            IDEMPOTENCY_RULES.v1.pattern,
+          ),
         ],
         requestBody: jobBody,
         responses: {
@@ -477,15 +477,13 @@ function paths(): Json {
             description: 'Accepted: the job is queued and its quote reserved. `Location` names the job to poll.',
             headers: {
               ...limited(true),
-              Location: header(
+              Location: locationHeader(
                 'The job to poll, as a path on this server (`/v1/jobs/{job_id}`); sent on a replay too.',
-                { type: 'string', pattern: '^/v1/jobs/job_[A-Za-z0-9]{20}$' },
-                true,
+                '/v1/jobs',
+                'job',
               ),
-              'Idempotent-Replayed': header(
+              'Idempotent-Replayed': replayedHeader(
                 '`true` when this is the stored answer of an earlier request with the same key.',
-                { type: 'string', const: 'true' },
-                false,
               ),
             },
             content: json(schemaRef('Job'), { queued: jobExample({}) }),
@@ -652,22 +650,18 @@ function paths(): Json {
               ...limited(true),
               'Content-Disposition': header(
                 "`attachment` with the file name twice (RFC 6266): an ASCII fallback in `filename` (accents dropped, other characters `_`) and the exact name in `filename*=UTF-8''…` (RFC 8187).",
-                {
-                  type: 'string',
-                  pattern: '^attachment; filename="[\\x20-\\x7e]*"; filename\\*=UTF-8\'\'[A-Za-z0-9!#$&+.^_`|~%-]+$',
-                  examples: [
-                    'attachment; filename="Rechnung Marz-rotated.pdf"; filename*=UTF-8\'\'Rechnung%20M%C3%A4rz-rotated.pdf',
-                  ],
-                },
+                z
+                  .string()
+                  .regex(/^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9!#$&+.^_`|~%-]+$/)
+                  .meta({
+                    examples: [
+                      'attachment; filename="Rechnung Marz-rotated.pdf"; filename*=UTF-8\'\'Rechnung%20M%C3%A4rz-rotated.pdf',
+                    ],
+                  }),
                 true,
               ),
             },
-            content: Object.fromEntries(
-              ['application/pdf', 'image/jpeg', 'image/png', 'image/webp'].map((t) => [
-                t,
-                { schema: { type: 'string', contentMediaType: t } },
-              ]),
-            ),
+            content: binaryContent('application/pdf', 'image/jpeg', 'image/png', 'image/webp'),
           },
           '404': notFound(
             'Unknown job, or no result file at this index.',
@@ -693,7 +687,6 @@ function paths(): Json {
       errorResponse,
       error,
       limited,
-      header,
       headerRef,
       json,
       pathParam,
@@ -740,7 +733,7 @@ function paths(): Json {
           '200': {
             description: 'The documentation page.',
             headers: { 'X-Request-Id': headerRef('X-Request-Id') },
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: htmlContent(),
           },
         },
       },

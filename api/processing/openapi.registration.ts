@@ -2,7 +2,7 @@ import { LIMITS } from '../../domain/accounts.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import { newV1WebhookSchema, v1WebhookCreateSchema } from '../../domain/validation/company.js';
 import { v1Contract } from './openapi.contract.js';
-import { errorResponses, header, headerRef, json, responseRef, type Schema } from '../http/openapi-kit.js';
+import { errorResponses, headerRef, json, locationHeader, responseRef, type Schema } from '../http/openapi-kit.js';
 import { errorRows } from '../http/error-table.js';
 
 /**
@@ -81,7 +81,7 @@ export function registrationPath(): Schema {
           description: 'Registered; the secret is shown once.',
           headers: {
             'X-Request-Id': headerRef('X-Request-Id'),
-            Location: header('The webhook under `/api/company/webhooks`.', { type: 'string' }, true),
+            Location: locationHeader('The webhook under `/api/company/webhooks`.', '/api/company/webhooks', 'whe'),
           },
           content: json(v1Contract.ref(newV1WebhookSchema), { created }),
         },

@@ -1,14 +1,18 @@
 import type { ErrorCode } from '../../domain/errors.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { PROOF_API_VERSION } from '../../domain/proof/events.js';
 import { afterSchema, beforeSchema, encodeCursor, limitSchema } from '../http/pagination.js';
 import {
   errorResponses,
   header,
+  HEADER_VALUES,
   headerRef,
+  htmlContent,
+  idempotencyKeyParameter,
   json,
   pathParam,
+  replayedHeader,
   responseRef,
   type Schema,
   standardHeaders,
@@ -27,7 +31,6 @@ import { eventListSchema } from '../../domain/validation/proof-event-schemas.js'
 import {
   componentSchemas,
   contactListSchema,
-  idempotencyKeySchema,
   invoiceListSchema,
   paymentRequestListSchema,
   proofContract,
@@ -68,10 +71,8 @@ const error = (code: ErrorCode, message: string, issues?: Json[]): Json => ({
 
 const HEADERS: Record<string, Json> = {
   ...standardHeaders(),
-  'Idempotent-Replayed': header(
+  'Idempotent-Replayed': replayedHeader(
     '`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (same status, same body bytes).',
-    { type: 'string', const: 'true' },
-    false,
   ),
 };
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -84,11 +85,7 @@ const errorResponse = errorResponses('proof', () => limited(false));
 const publicErrorResponse = errorResponses('proof', () => ({ 'X-Request-Id': headerRef('X-Request-Id') }));
 
 const wwwAuthenticate = {
-  'WWW-Authenticate': header(
-    '`Bearer`, on `unauthorized` and `api_key_in_url`.',
-    { type: 'string', const: 'Bearer' },
-    false,
-  ),
+  'WWW-Authenticate': header('`Bearer`, on `unauthorized` and `api_key_in_url`.', HEADER_VALUES.bearer, false),
 };
 
 function componentResponses(): Record<string, Json> {
@@ -227,17 +224,13 @@ const badQuery = (fields: string) =>
     ]),
   );
 
-const idempotencyKey: Json = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: true,
-  description:
-    `${IDEMPOTENCY_RULES.proof.description}; one new key per new resource or action, reused unchanged for retries. Keys are account-wide across ` +
+const idempotencyKey: Json = idempotencyKeyParameter(
+  `${IDEMPOTENCY_RULES.proof.description}; one new key per new resource or action, reused unchanged for retries. Keys are account-wide across ` +
     'API keys and operations and never expire: the same operation and payload returns the original status and body (`Idempotent-Replayed: true`); ' +
     'another operation or payload is 409. A rejected request (any error) stores and creates nothing.',
-  schema: proofContract.parameterSchema(idempotencyKeySchema),
-  example: EXAMPLES.idempotencyKey,
-};
+  IDEMPOTENCY_RULES.proof.pattern,
+  EXAMPLES.idempotencyKey,
+);
 const body = (schema: z.ZodType, examples: Record<string, Json>): Json => ({
   required: true,
   content: json(proofContract.ref(schema), examples),
@@ -579,19 +572,19 @@ function paths(): Json {
           '200': {
             description: 'The page.',
             headers: pageHeaders(),
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: htmlContent(),
           },
           '403': {
             description:
               'The account that made the request is suspended: a page that says "Not accepting payments: do not pay" and shows nothing to pay (no amount, address, QR code or payment link). ' +
               'A confirmed or reviewed payment is still mentioned. Once the account is active again, the same URL answers 200.',
             headers: pageHeaders(),
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: htmlContent(),
           },
           '404': {
             description: 'No such payment request: a page that says so (without a reason).',
             headers: pageHeaders(),
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: htmlContent(),
           },
           '401': responseRef('KeyInUrl'),
           '503': publicErrorResponse(
@@ -642,7 +635,7 @@ function paths(): Json {
           '200': {
             description: 'The documentation page.',
             headers: { 'X-Request-Id': headerRef('X-Request-Id') },
-            content: { 'text/html': { schema: { type: 'string' } } },
+            content: htmlContent(),
           },
           '401': responseRef('KeyInUrl'),
         },
@@ -663,10 +656,7 @@ function pageHeaders(): Json {
   return {
     'X-Request-Id': headerRef('X-Request-Id'),
     ...Object.fromEntries(
-      Object.entries(described).map(([name, d]) => [
-        name,
-        header(d, { type: 'string', const: PAYMENT_PAGE_HEADERS[name]! }, true),
-      ]),
+      Object.entries(described).map(([name, d]) => [name, header(d, z.literal(PAYMENT_PAGE_HEADERS[name]!), true)]),
     ),
   };
 }

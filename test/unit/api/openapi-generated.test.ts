@@ -1,9 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_TYPES, documentText, GENERATED_DOCUMENTS } from '../../../api/openapi-documents.js';
 import { clientTypesText } from '../../../scripts/openapi-client-types.js';
+import { newSessionToken } from '../../../adapters/crypto/tokens.js';
+import { COMPANY_SESSION_COOKIE } from '../../../api/company/guards.js';
+import { sessionCookieHeader, signInCookieSchema } from '../../../api/http/browser-session.js';
+import { HEADER_VALUES } from '../../../api/http/openapi-kit.js';
+import { SESSION_COOKIE } from '../../../api/integrations/guards.js';
 
 /**
  * The committed OpenAPI documents are what the zod schemas generate (ARCHITECTURE.md, rule 7): a change of a
@@ -35,4 +41,35 @@ describe('the generated OpenAPI documents', () => {
       expect(committed).toContain('export interface paths');
     });
   }
+});
+
+describe('the response headers of the documents are zod schemas of what the server writes', () => {
+  it('a generated request id, and a sign-in cookie as sessionCookieHeader writes it, match their schemas', () => {
+    expect(HEADER_VALUES.requestId.safeParse(randomUUID()).success).toBe(true);
+    expect(HEADER_VALUES.requestId.safeParse('not a request id').success).toBe(false);
+    for (const name of [SESSION_COOKIE, COMPANY_SESSION_COOKIE]) {
+      const cookie = signInCookieSchema(name);
+      expect(cookie.safeParse(sessionCookieHeader(name, newSessionToken(), 43_200)).success).toBe(true);
+      // Sign-out's clearing cookie is not a sign-in's: the schema says which one a 201 of sign-in carries.
+      expect(cookie.safeParse(sessionCookieHeader(name, '', 0)).success).toBe(false);
+    }
+  });
+
+  it('every header of the four documents has a JSON Schema type', () => {
+    const untyped: string[] = [];
+    for (const { file, build } of GENERATED_DOCUMENTS) {
+      const visit = (node: unknown, at: string): void => {
+        if (!node || typeof node !== 'object') return;
+        const o = node as Record<string, unknown>;
+        for (const [name, h] of Object.entries((o['headers'] ?? {}) as Record<string, Record<string, unknown>>)) {
+          const schema = h['schema'] as Record<string, unknown> | undefined;
+          if (schema && schema['type'] === undefined && schema['$ref'] === undefined)
+            untyped.push(`${file} ${at} ${name}`);
+        }
+        for (const [k, v] of Object.entries(o)) visit(v, `${at}/${k}`);
+      };
+      visit(build(), '');
+    }
+    expect(untyped).toEqual([]);
+  });
 });
