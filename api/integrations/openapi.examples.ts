@@ -1,5 +1,5 @@
 import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
-import { EXAMPLES } from '../proof/openapi.examples.js';
+import { EXAMPLES } from '../shared/proof/openapi.examples.js';
 
 /**
  * The examples of the /api/integrations document (metadata beside its zod schemas): one account's session, key,

@@ -17,10 +17,11 @@ import { listPaymentRequests } from '../../db/repositories/payment-requests.repo
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import { mountContacts, mountEvents } from '../proof/account.handlers.js';
+import { mountContacts } from '../shared/proof/contacts.handlers.js';
+import { mountEvents } from '../shared/proof/events.handlers.js';
 import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
-import { invoiceJson, loadInvoice, mountInvoices } from '../proof/invoices.handlers.js';
-import { mountRequests, originOf, type ProofDeps } from '../proof/requests.handlers.js';
+import { invoiceJson, loadInvoice, mountInvoices } from '../shared/proof/invoices.handlers.js';
+import { mountRequests, originOf, type ProofDeps } from '../shared/proof/requests.handlers.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
 import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
 import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
@@ -51,7 +52,7 @@ export function evidenceJson(e: EvidenceRecord): z.input<typeof evidenceSchema> 
 
 /**
  * The merchant's records in the dashboard session: payment requests, contacts, invoices and events are the
- * /proof/v1 handlers themselves (api/proof/*.handlers.ts, mounted here without the `/v1`), so a session route and
+ * /proof/v1 handlers themselves (api/shared/proof/*.handlers.ts, mounted here without the `/v1`), so a session route and
  * an API-key route cannot drift apart. Only the session has the invoice document download, voiding (the voiding
  * transaction of the operator's `invoices:void`) and the review queue with its evidence.
  */

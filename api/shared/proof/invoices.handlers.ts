@@ -1,36 +1,34 @@
 import type Router from '@koa/router';
-import { DomainError } from '../../domain/errors.js';
-import { formatUsdc } from '../../domain/money.js';
-import { invoiceData } from '../../domain/proof/events.js';
-import { invoiceSendSchema, parseInvoiceCreate } from '../../domain/validation/proof-invoice.js';
-import type { InvoiceJson, InvoiceSendResultJson } from '../../domain/validation/proof-responses.js';
-import { invalidBody, zodIssues } from '../../domain/validation/proof-request.js';
-import { renderInvoicePdf } from '../../adapters/documents/invoice-pdf.js';
-import { newId, sha256Hex } from '../../adapters/crypto/tokens.js';
-import type { FileStore } from '../../adapters/storage/file-store.js';
-import { getContact } from '../../db/repositories/contacts.repo.js';
+import { DomainError } from '../../../domain/errors.js';
+import { formatUsdc } from '../../../domain/money.js';
+import { invoiceData } from '../../../domain/proof/events.js';
+import { parseInvoiceCreate } from '../../../domain/validation/proof-invoice.js';
+import type { InvoiceJson } from '../../../domain/validation/proof-responses.js';
+import { invalidBody } from '../../../domain/validation/proof-request.js';
+import { renderInvoicePdf } from '../../../adapters/documents/invoice-pdf.js';
+import { newId, sha256Hex } from '../../../adapters/crypto/tokens.js';
+import type { FileStore } from '../../../adapters/storage/file-store.js';
+import { getContact } from '../../../db/repositories/contacts.repo.js';
 import {
   getInvoice,
   insertInvoice,
   listInvoices,
-  lockInvoice,
   nextInvoiceNumber,
   type Invoice,
-} from '../../db/repositories/invoices.repo.js';
-import { queueInvoiceMail } from '../../db/repositories/invoice-mail.repo.js';
-import { getMerchant } from '../../db/repositories/merchants.repo.js';
-import { getPaymentRequest, type PaymentRequest } from '../../db/repositories/payment-requests.repo.js';
-import { appendProofEvent } from '../../db/repositories/proof-events.repo.js';
-import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
-import type { AppState } from '../http/context.js';
-import { keyOf, merchantOf } from '../http/context.js';
-import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
+} from '../../../db/repositories/invoices.repo.js';
+import { getMerchant } from '../../../db/repositories/merchants.repo.js';
+import { getPaymentRequest, type PaymentRequest } from '../../../db/repositories/payment-requests.repo.js';
+import { appendProofEvent } from '../../../db/repositories/proof-events.repo.js';
+import type { MerchantIdempotent } from '../../http/merchant-idempotency.js';
+import type { AppState } from '../../http/context.js';
+import { merchantOf } from '../../http/context.js';
+import { decodeCursor, page, parseLimit } from '../../http/pagination.js';
+import type { WorkflowGateway } from '../../../services/workflows/workflow-client.js';
+import { startAfterCommit } from '../../../services/workflows/workflow-starts.js';
 import { originOf, type MountAt, type ProofDeps } from './requests.handlers.js';
-import { bodyIdNotFound } from '../../domain/body-ids.js';
-import { createPaymentRequest } from '../../services/proof/payment-requests.js';
-import { paymentPagePath } from '../../domain/proof/payment-page.js';
+import { bodyIdNotFound } from '../../../domain/body-ids.js';
+import { createPaymentRequest } from '../../../services/proof/payment-requests.js';
+import { paymentPagePath } from '../../../domain/proof/payment-page.js';
 
 export interface InvoiceDeps extends ProofDeps {
   /** Where issued invoice documents are kept (by id, with their SHA-256 in the invoice row). */
@@ -220,42 +218,4 @@ export function mountInvoices(
     const { invoice, request } = await loadInvoice(deps, merchantOf(ctx).id, ctx.params['id'] ?? '');
     ctx.body = invoiceJson(invoice, request);
   });
-}
-
-/**
- * POST /v1/invoices/{id}/send (API keys only: the approval assertion is stored with the key that made it).
- */
-export function mountInvoiceSend(router: Router<AppState>, deps: InvoiceDeps, idempotent: MerchantIdempotent): void {
-  /**
-   * POST /v1/invoices/{id}/send with `{"user_approved": true}`: queues the e-mail in the outbox (the caller
-   * asserts a person approved it; nothing is sent otherwise). A voided invoice cannot be sent (409). Calls for
-   * one invoice are serialized on its row: a queued e-mail is reused and a sent one is not sent again
-   * (`mail_status: "sent"`). With mail configured, a newly queued e-mail's `mail:<id>` workflow is queued in the start
-   * outbox with it and started after the commit (by the workers' starters if Temporal is away then).
-   */
-  router.post(
-    '/v1/invoices/:id/send',
-    idempotent('invoices.send', async (ctx, { transaction: trx, afterCommit }) => {
-      const parsed = invoiceSendSchema.safeParse(ctx.request.body);
-      if (!parsed.success) invalidBody(zodIssues(parsed.error));
-      const merchantId = merchantOf(ctx).id;
-      await lockInvoice(trx, merchantId, ctx.params['id'] ?? '');
-      const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
-      if (invoice.status === 'voided') throw new DomainError('conflict', 'A voided invoice cannot be sent');
-      const mailId = newId('mail');
-      const mail = await queueInvoiceMail(trx, {
-        id: mailId,
-        invoiceId: invoice.id,
-        merchantId,
-        apiKeyId: keyOf(ctx).id,
-        now: deps.now(),
-      });
-      if (mail.created && deps.mailWorkflows)
-        await startAfterCommit(trx, afterCommit, deps.mailWorkflows, {
-          kind: 'invoice-mail',
-          input: { mailId },
-        });
-      ctx.body = { id: invoice.id, mail_status: mail.status } satisfies InvoiceSendResultJson;
-    }),
-  );
 }
