@@ -1,16 +1,12 @@
 import type Router from '@koa/router';
-import { DomainError } from '../../domain/errors.js';
 import { invoiceSendSchema } from '../../domain/validation/proof-invoice.js';
 import type { InvoiceSendResultJson } from '../../domain/validation/proof-responses.js';
 import { invalidBody, zodIssues } from '../../domain/validation/proof-request.js';
-import { newId } from '../../adapters/crypto/tokens.js';
-import { lockInvoice } from '../../db/repositories/invoices.repo.js';
-import { queueInvoiceMail } from '../../db/repositories/invoice-mail.repo.js';
 import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 import type { AppState } from '../http/context.js';
 import { keyOf, merchantOf } from '../http/context.js';
-import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
-import { loadInvoice, type InvoiceDeps } from '../shared/proof/invoices.handlers.js';
+import type { InvoiceDeps } from '../shared/proof/invoices.handlers.js';
+import { queueInvoiceSend } from '../../services/proof/invoices.js';
 
 /**
  * POST /v1/invoices/{id}/send (API keys only: the approval assertion is stored with the key that made it).
@@ -25,27 +21,16 @@ export function mountInvoiceSend(router: Router<AppState>, deps: InvoiceDeps, id
    */
   router.post(
     '/v1/invoices/:id/send',
-    idempotent('invoices.send', async (ctx, { transaction: trx, afterCommit }) => {
+    idempotent('invoices.send', async (ctx, { transaction, afterCommit }) => {
       const parsed = invoiceSendSchema.safeParse(ctx.request.body);
       if (!parsed.success) invalidBody(zodIssues(parsed.error));
-      const merchantId = merchantOf(ctx).id;
-      await lockInvoice(trx, merchantId, ctx.params['id'] ?? '');
-      const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
-      if (invoice.status === 'voided') throw new DomainError('conflict', 'A voided invoice cannot be sent');
-      const mailId = newId('mail');
-      const mail = await queueInvoiceMail(trx, {
-        id: mailId,
-        invoiceId: invoice.id,
-        merchantId,
+      const sent = await queueInvoiceSend(transaction, afterCommit, deps, {
+        merchantId: merchantOf(ctx).id,
+        invoiceId: ctx.params['id'] ?? '',
         apiKeyId: keyOf(ctx).id,
         now: deps.now(),
       });
-      if (mail.created && deps.mailWorkflows)
-        await startAfterCommit(trx, afterCommit, deps.mailWorkflows, {
-          kind: 'invoice-mail',
-          input: { mailId },
-        });
-      ctx.body = { id: invoice.id, mail_status: mail.status } satisfies InvoiceSendResultJson;
+      ctx.body = { id: sent.invoiceId, mail_status: sent.mailStatus } satisfies InvoiceSendResultJson;
     }),
   );
 }
