@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
-import { DomainError } from '../../../domain/errors.js';
 import { parseContactCreate } from '../../../domain/validation/proof-invoice.js';
 import type { ContactJson } from '../../../domain/validation/proof-responses.js';
-import { getContact, insertContact, listContacts, type Contact } from '../../../db/repositories/contacts.repo.js';
+import { listContacts, type Contact } from '../../../db/repositories/contacts.repo.js';
+import { createContact, getMerchantContact } from '../../../services/proof/contacts.js';
 import type { MerchantIdempotent } from '../../http/merchant-idempotency.js';
 import type { AppState } from '../../http/context.js';
 import { merchantOf } from '../../http/context.js';
@@ -30,18 +30,7 @@ export function mountContacts(
   router.post(
     `${at.base}/contacts`,
     idempotent('contacts.create', async (ctx, { transaction: trx }) => {
-      const body = parseContactCreate(ctx.request.body);
-      const contact = await insertContact(
-        trx,
-        {
-          merchantId: merchantOf(ctx).id,
-          legalName: body.legal_name,
-          email: body.email,
-          address: body.address ?? null,
-          reference: body.reference ?? null,
-        },
-        deps.now(),
-      );
+      const contact = await createContact(trx, merchantOf(ctx).id, parseContactCreate(ctx.request.body), deps.now());
       ctx.state.resourceId = contact.id;
       ctx.status = 201;
       ctx.body = contactJson(contact);
@@ -59,8 +48,7 @@ export function mountContacts(
   });
 
   router.get(`${at.base}/contacts/:id`, async (ctx) => {
-    const contact = await getContact(deps.db, merchantOf(ctx).id, ctx.params['id'] ?? '');
-    if (!contact) throw new DomainError('not_found', 'Contact not found');
+    const contact = await getMerchantContact(deps.db, merchantOf(ctx).id, ctx.params['id'] ?? '');
     ctx.body = contactJson(contact);
   });
 }
