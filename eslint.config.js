@@ -2,6 +2,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const layer = (name) => [`**/${name}/**`, `../${name}/*`, `../../${name}/*`, `../../../${name}/*`];
 const NODE_BUILTINS = [
@@ -57,6 +59,49 @@ const ABOVE_ADAPTERS = [
 const BELOW_SERVICES = {
   group: ['@temporalio/*', 'koa', '@koa/*', ...ABOVE_ADAPTERS],
   message: 'adapters/ and db/ never import Temporal, Koa or higher layers',
+};
+
+/**
+ * Rule 5: no interface folder of api/ imports another's. Every folder directly under api/ is an interface folder
+ * (processing/ for /v1, proof/, x402/, mcp/, integrations/, company/, dashboard/, and any added later) except the two
+ * every interface may use: http/ (the plumbing: errors, auth, idempotency, rate limits, pagination) and shared/ (what
+ * two interfaces serve alike: route sets mounted at two bases, serialisers, contract schemas and examples; see
+ * api/shared/README.md). Neither of those two imports an interface folder either. The files directly in api/ (server.ts,
+ * deps.ts, openapi-documents.ts, main.ts) compose the interfaces and are not checked. Specifiers are resolved against
+ * the importing file, so a `../proof/` inside api/shared/ (api/shared/proof/) is told apart from api/proof/.
+ * A glob of no-restricted-imports cannot make that distinction (and one for every `proof` folder would catch services/proof/).
+ */
+const REPO_ROOT = path.dirname(fileURLToPath(import.meta.url));
+const API_COMMON_FOLDERS = new Set(['http', 'shared']);
+const apiFolderOf = (file) => {
+  const parts = path.relative(REPO_ROOT, file).split(path.sep);
+  return parts[0] === 'api' && parts.length > 2 ? parts[1] : null;
+};
+const noCrossInterfaceImports = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      cross:
+        'api/{{from}}/ must not import api/{{to}}/ (another interface): put what both serve in services/ (the rule) or api/shared/ (routes, serialisers, schemas, examples)',
+    },
+  },
+  create(context) {
+    const from = apiFolderOf(context.filename);
+    if (!from) return {};
+    const check = (source) => {
+      if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
+      const to = apiFolderOf(path.resolve(path.dirname(context.filename), source.value));
+      if (to && to !== from && !API_COMMON_FOLDERS.has(to))
+        context.report({ node: source, messageId: 'cross', data: { from, to } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source.type === 'Literal' ? node.source : null),
+    };
+  },
 };
 
 const restrict = (patterns, extra = {}) => ({
@@ -342,6 +387,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // 5. No interface folder of api/ imports another's (noCrossInterfaceImports above).
+  {
+    files: ['api/**/*.ts'],
+    plugins: { paycore: { rules: { 'no-cross-interface-imports': noCrossInterfaceImports } } },
+    rules: { 'paycore/no-cross-interface-imports': 'error' },
   },
   // Every router of the app comes from api/http/router.ts (case-sensitive matching, ids checked where parsed):
   // a router made with `new Router` would let a case-changed path skip the guards mounted before its routes.

@@ -16,7 +16,7 @@ import { answer } from '../http/contract.js';
 import { batchPageSchema, jobPageSchema } from './responses.js';
 import { requireAllowedOrigin, requireCsrfToken } from '../http/browser-session.js';
 import { sendResultFile } from '../http/result-files.js';
-import { mountUploadList } from '../processing/uploads.routes.js';
+import { mountUploadList } from '../shared/processing/upload-list.routes.js';
 import {
   perSessionLimit,
   refuseApiKey,
@@ -35,7 +35,7 @@ import type { SignInLimits } from '../../domain/sign-in.js';
 import { mountSavedWorkflowChanges, mountSavedWorkflowReads } from './workflows.handlers.js';
 import { mountExtractionReview } from './extraction-review.handlers.js';
 import { mountBatchRetry, type SessionSubmissionDeps } from './batch-retry.handlers.js';
-import { mountCredits } from '../processing/credits.routes.js';
+import { mountCredits } from '../shared/processing/credits.routes.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import { listBatches } from '../../db/repositories/batches.repo.js';
 import { batchJson, batchSummaryJson, companyBatch, companyJob, jobJson } from '../../services/processing/records.js';

@@ -40,7 +40,7 @@ import { purchaseSchema } from '../../domain/validation/integrations-responses.j
 import { pathParam, type Schema } from '../http/openapi-kit.js';
 import { beforeSchema, CURSOR_LISTS, encodeCursor, limitSchema } from '../http/pagination.js';
 import { Contract, type Components } from '../http/contract.js';
-import { V1_ONLY, V1_REQUESTS, V1_RESPONSES } from '../processing/openapi.contract.js';
+import { V1_ONLY, V1_REQUESTS, V1_RESPONSES } from '../shared/processing/openapi.contract.js';
 import { batchPageSchema, deliveryPageSchema, jobPageSchema, purchasePageSchema } from './responses.js';
 import { errorSchema, type ErrorsOf } from './openapi.errors.js';
 import { routeTable, type RouteRow, type SessionRoute } from '../http/session-document.js';

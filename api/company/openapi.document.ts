@@ -1,6 +1,6 @@
 import { routeTablePaths, sessionDocument } from '../http/session-document.js';
 import type { Schema } from '../http/openapi-kit.js';
-import { componentSchemas as processingSchemas } from '../processing/openapi.schemas.js';
+import { componentSchemas as processingSchemas } from '../shared/processing/openapi.schemas.js';
 import { COMPANY_SESSION_COOKIE } from './guards.js';
 import { errors, errorsOf, HEADERS, COMPANY_ERRORS } from './openapi.errors.js';
 import { companyContract, COMPANY_DOCS_PATH, COMPANY_API_VERSION } from './openapi.contract.js';

@@ -1,5 +1,5 @@
 import { V1_WEBHOOK_EVENT_TYPES } from '../../domain/validation/company.js';
-import { purchaseEx } from '../integrations/openapi.examples.js';
+import { purchaseEx } from '../shared/self-service/openapi.examples.js';
 
 /** The examples of the company session's document. */
 

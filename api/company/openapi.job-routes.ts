@@ -6,7 +6,7 @@ import { creditsSchema } from '../../domain/validation/processing-responses.js';
 import { binaryContent, headerRef, locationHeader, pathParam } from '../http/openapi-kit.js';
 import { afterSchema, childrenLimitSchema } from '../http/pagination.js';
 import { resultIndexSchema } from '../http/result-files.js';
-import { uploadPageSchema } from '../processing/openapi.contract.js';
+import { uploadPageSchema } from '../shared/processing/openapi.contract.js';
 import { batchPageSchema, jobPageSchema } from './responses.js';
 import { errors } from './openapi.errors.js';
 import {

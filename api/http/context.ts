@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import type { Merchant } from '../../db/repositories/merchants.repo.js';
 import type { KeyRef, StoredResponse } from '../../db/repositories/idempotency.repo.js';
+import type { PaymentOutcome } from '../../services/x402/paid-call.js';
 
 /** Which interface a request belongs to; decides its error body shape. */
 export type InterfaceName = 'v1' | 'proof' | 'x402' | 'mcp' | 'integrations' | 'company' | 'dashboard' | 'root';
@@ -41,7 +42,7 @@ export interface AppState {
   /** The route template of a request served outside the interface routers (`/metrics`), for the metrics. */
   route?: string;
   /** What a paid /x402 call came to (api/x402/payment.middleware.ts), counted by the metrics middleware. */
-  x402Outcome?: 'unpaid' | 'paid' | 'redelivered' | 'replayed' | 'refused' | 'settlement_uncertain' | 'not_charged';
+  x402Outcome?: PaymentOutcome;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

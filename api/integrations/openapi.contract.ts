@@ -30,13 +30,13 @@ import {
 } from '../../domain/validation/self-service.js';
 import { Contract } from '../http/contract.js';
 import { pageSchema } from '../http/pagination.js';
-import { PROOF_COMPONENTS } from '../proof/openapi.schemas.js';
+import { PROOF_COMPONENTS } from '../shared/proof/openapi.schemas.js';
 import { integrationsErrorSchema } from './openapi.errors.js';
 
 /**
  * The contract of `/api/integrations`: the zod schemas its handlers parse bodies with and its serializers return
  * (domain/validation/integrations*.ts, self-service.ts), named as the components of its generated OpenAPI document,
- * beside the /proof ones its record routes share (api/proof/openapi.schemas.ts). Its `Error` is its own.
+ * beside the /proof ones its record routes share (api/shared/proof/openapi.schemas.ts). Its `Error` is its own.
  */
 
 export const deliveryPageSchema = pageSchema(deliverySchema, 'deliveries');

@@ -3,7 +3,7 @@ import type { ErrorCode } from '../../domain/errors.js';
 import { responseRef, type Schema } from '../http/openapi-kit.js';
 import { errorCodeEnum, errorRows, tableErrorResponses } from '../http/error-table.js';
 import { plainHeaders } from '../http/session-document.js';
-import { EXAMPLES } from '../proof/openapi.examples.js';
+import { EXAMPLES } from '../shared/proof/openapi.examples.js';
 
 /**
  * The errors of /api/integrations: every code with when it happens (the document's `x-error-codes`, its page's

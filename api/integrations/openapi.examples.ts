@@ -1,21 +1,23 @@
 import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
-import { EXAMPLES } from '../proof/openapi.examples.js';
+import { EXAMPLES } from '../shared/proof/openapi.examples.js';
+import { AT, paidPurchaseEx, PURCHASE_EX, purchaseEx } from '../shared/self-service/openapi.examples.js';
+
+export { AT, paidPurchaseEx, purchaseEx };
 
 /**
  * The examples of the /api/integrations document (metadata beside its zod schemas): one account's session, key,
- * destination, delivery, purchase, wallet and review evidence. The purchase examples are also the company session's
- * (a credit pack there).
+ * destination, delivery, purchase, wallet and review evidence. The purchase examples are the company session's too
+ * (a credit pack there), so they are in api/shared/self-service/.
  */
 
-export const AT = '2025-11-22T09:05:00.000Z';
 export const EX = {
   user: 'usr_Xb7Nm2Xc4Lk9Jh3Gf6Ds',
   key: 'key_Rt2Wv8Yz1Ab43kQ9xLm7',
   webhook: 'whe_Hc5Tn0Pq8Ws2Ke6Uy4Gd',
-  purchase: 'pur_Qm4Zr8Tv1Yx5Cb9Nd2Fh',
+  purchase: PURCHASE_EX.purchase,
   challenge: 'wch_Nc7Xd2HmWq3Lk8Zt5Rb1',
-  platform: '0x52908400098527886E0F7030069857D2E4169EE7',
-  payer: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF',
+  platform: PURCHASE_EX.platform,
+  payer: PURCHASE_EX.payer,
 };
 export const merchantEx = { id: EXAMPLES.merchant, name: 'Example Shop GmbH' };
 export const userEx = { id: EX.user, email: 'owner@example.com' };
@@ -65,39 +67,6 @@ export const attemptEx = {
   duration_ms: 41,
   key_version: 1,
   started_at: AT,
-};
-export const purchaseEx = {
-  id: EX.purchase,
-  kind: 'plan',
-  plan: 'business',
-  pack: null,
-  credits: null,
-  status: 'awaiting_payment',
-  network: 'base',
-  pay_to: EX.platform,
-  payer: EX.payer,
-  price_usdc: '19.000000',
-  amount_atomic: '19000001',
-  amount_usdc: '19.000001',
-  received_atomic: '0',
-  payment_url: `https://pay.example.com/proof/pay/${EXAMPLES.request}`,
-  request_id: EXAMPLES.request,
-  review_reason: null,
-  tx_hash: null,
-  paid_at: null,
-  period_start: null,
-  period_end: null,
-  expires_at: '2025-11-23T09:05:00.000Z',
-  created_at: AT,
-};
-export const paidPurchaseEx = {
-  ...purchaseEx,
-  status: 'paid',
-  received_atomic: '19000001',
-  tx_hash: EXAMPLES.txHash,
-  paid_at: '2025-11-22T09:07:12.000Z',
-  period_start: '2025-11-22T09:07:12.000Z',
-  period_end: '2025-12-22T09:07:12.000Z',
 };
 export const walletEx = {
   id: EXAMPLES.wallet,

@@ -3,8 +3,8 @@ import { requestStatusSchema } from '../../domain/validation/proof-responses.js'
 import { afterSchema, beforeSchema, encodeCursor, limitSchema, type CursorList } from '../http/pagination.js';
 import { headerRef, pathParam, replayedHeader, type Schema } from '../http/openapi-kit.js';
 import { sessionHeaders } from '../http/session-document.js';
-import { EXAMPLES } from '../proof/openapi.examples.js';
-import { idempotencyKeySchema } from '../proof/openapi.schemas.js';
+import { EXAMPLES } from '../shared/proof/openapi.examples.js';
+import { idempotencyKeySchema } from '../shared/proof/openapi.schemas.js';
 import { integrationsContract } from './openapi.contract.js';
 
 /** The parameters and headers of the /api/integrations routes, their schemas generated from the zod rules. */

@@ -21,8 +21,8 @@ import {
   invoiceExample,
   requestCreateExample,
   requestExample,
-} from '../proof/openapi.examples.js';
-import { contactListSchema, invoiceListSchema, paymentRequestListSchema } from '../proof/openapi.schemas.js';
+} from '../shared/proof/openapi.examples.js';
+import { contactListSchema, invoiceListSchema, paymentRequestListSchema } from '../shared/proof/openapi.schemas.js';
 import { reviewPageSchema } from './openapi.contract.js';
 import { AT, challengeMessage, evidenceEx, EX, walletEx } from './openapi.examples.js';
 import { afterParam, beforeParam, idParam, limitParam, requestsListParams } from './openapi.parameters.js';

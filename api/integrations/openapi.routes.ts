@@ -35,7 +35,7 @@ import {
 } from './openapi.examples.js';
 import { beforeParam, idempotencyKey, idParam, limitParam, replayed } from './openapi.parameters.js';
 import { SESSION_COOKIE } from './guards.js';
-import { EXAMPLES } from '../proof/openapi.examples.js';
+import { EXAMPLES } from '../shared/proof/openapi.examples.js';
 
 /**
  * The operations of /api/integrations, as route tables (api/http/session-document.ts): prose, examples and what

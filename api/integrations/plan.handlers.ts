@@ -20,7 +20,7 @@ import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { publicBase } from '../http/public-origin.js';
-import { limitsJson } from '../proof/account.handlers.js';
+import { limitsJson } from '../shared/proof/limits.js';
 import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { usageOf } from '../../services/proof/quota.js';
 import { purchaseJson, purchaseNetworks, startPurchase } from '../../services/self-service/purchases.js';

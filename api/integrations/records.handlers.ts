@@ -17,13 +17,13 @@ import { listPaymentRequests } from '../../db/repositories/payment-requests.repo
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import { mountContacts, mountEvents } from '../proof/account.handlers.js';
+import { mountContacts } from '../shared/proof/contacts.handlers.js';
+import { mountEvents } from '../shared/proof/events.handlers.js';
 import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
-import { invoiceJson, loadInvoice, mountInvoices } from '../proof/invoices.handlers.js';
-import { mountRequests, originOf, type ProofDeps } from '../proof/requests.handlers.js';
+import { invoiceJson, mountInvoices } from '../shared/proof/invoices.handlers.js';
+import { mountRequests, originOf, type ProofDeps } from '../shared/proof/requests.handlers.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
-import { voidInvoice } from '../../db/repositories/invoice-lifecycle.repo.js';
+import { voidMerchantInvoice } from '../../services/proof/invoices.js';
 import { requestJson } from '../../services/proof/payment-requests.js';
 
 export interface RecordRouteDeps extends ProofDeps {
@@ -51,7 +51,7 @@ export function evidenceJson(e: EvidenceRecord): z.input<typeof evidenceSchema> 
 
 /**
  * The merchant's records in the dashboard session: payment requests, contacts, invoices and events are the
- * /proof/v1 handlers themselves (api/proof/*.handlers.ts, mounted here without the `/v1`), so a session route and
+ * /proof/v1 handlers themselves (api/shared/proof/*.handlers.ts, mounted here without the `/v1`), so a session route and
  * an API-key route cannot drift apart. Only the session has the invoice document download, voiding (the voiding
  * transaction of the operator's `invoices:void`) and the review queue with its evidence.
  */
@@ -80,12 +80,9 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
   });
 
   /**
-   * POST /invoices/{id}/void `{reason?}` → 200 the invoice, voided. The voiding transaction of the operator's
-   * `invoices:void` (`voidInvoice` in db/repositories/invoice-lifecycle.repo.ts, run here in the request's own
-   * transaction instead of through the `void` update, so the answer never waits for a worker): its request becomes
-   * VOIDED, `invoice.voided` is emitted (its deliveries go to the worker's dispatcher at commit), quota is not restored.
-   * After the commit `invoice:<id>` is asked to re-read the invoice, so it settles as voided. Voiding a voided invoice answers it
-   * unchanged; a paid invoice → 409 `conflict`.
+   * POST /invoices/{id}/void `{reason?}` → 200 the invoice, voided, in the request's own transaction
+   * (`voidMerchantInvoice`, services/proof/invoices.ts); voiding a voided invoice answers it unchanged; a paid invoice
+   * → 409 `conflict`.
    */
   router.post(
     '/invoices/:id/void',
@@ -94,16 +91,12 @@ export function mountRecords(router: Router<AppState>, deps: RecordRouteDeps, id
       if (!parsed.success) invalidBody(zodIssues(parsed.error));
       const reason = parseVoidReason(parsed.data.reason);
       if (!reason.ok) invalidBody([{ path: 'reason', message: reason.message }]);
-      const merchantId = merchantOf(ctx).id;
-      const { invoice } = await loadInvoice({ ...deps, db: trx }, merchantId, ctx.params['id'] ?? '');
-      const outcome = await voidInvoice(trx, { invoiceId: invoice.id, reason: reason.reason, now: deps.now() });
-      if (outcome.outcome === 'already_paid') throw new DomainError('conflict', 'A paid invoice cannot be voided');
-      if (outcome.outcome === 'voided' && deps.workflows)
-        await startAfterCommit(trx, afterCommit, deps.workflows, {
-          kind: 'invoice-nudge',
-          input: { invoiceId: invoice.id },
-        });
-      const after = await loadInvoice({ ...deps, db: trx }, merchantId, invoice.id);
+      const after = await voidMerchantInvoice(trx, afterCommit, deps, {
+        merchantId: merchantOf(ctx).id,
+        invoiceId: ctx.params['id'] ?? '',
+        reason: reason.reason,
+        now: deps.now(),
+      });
       ctx.body = answer(invoiceSchema, invoiceJson(after.invoice, after.request));
     }),
   );

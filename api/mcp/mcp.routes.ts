@@ -19,12 +19,11 @@ import type { AppState } from '../http/context.js';
 import { statusOf } from '../http/errors.js';
 import { publicBase } from '../http/public-origin.js';
 import { createRouter } from '../http/router.js';
-import type { PaidCalls, PresentedPayment } from '../../services/x402/paid-call.js';
+import { paymentOutcome, type PaidCalls, type PresentedPayment } from '../../services/x402/paid-call.js';
 import type { RawArgs } from '../../services/x402/paid-operations.js';
 import { mcpHostGuard } from './host-guard.js';
 import { answerOf, paymentRequiredResult, toolError, X402_PAYMENT_META, type McpTool } from './tools.js';
 import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
-import { paymentOutcome } from '../x402/payment.middleware.js';
 
 export interface McpRouterDeps {
   logger: Logger;

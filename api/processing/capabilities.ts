@@ -18,7 +18,7 @@ import {
 } from '../../domain/validation/processing-request.js';
 import { LIMITS as SOURCE_LIMITS } from '../../adapters/media/measure.js';
 import type { AppState } from '../http/context.js';
-import { OPERATION_DOCS } from './openapi.schemas.js';
+import { OPERATION_DOCS } from '../shared/processing/openapi.schemas.js';
 import type { UploadLimits } from './uploads.routes.js';
 
 /**

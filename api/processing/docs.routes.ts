@@ -29,7 +29,7 @@ import {
 } from './openapi.document.js';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../../domain/webhooks.js';
 import { JOB_EVENT_EXAMPLES, TEST_PING_EXAMPLE, V1_RETRY_TEXT, WEBHOOK_EXAMPLES } from './openapi.webhooks.js';
-import { OPERATION_DOCS } from './openapi.schemas.js';
+import { OPERATION_DOCS } from '../shared/processing/openapi.schemas.js';
 
 /**
  * GET /v1/openapi.json and GET /v1/docs: public (no API key, no rate-limit row). They must be mounted on the

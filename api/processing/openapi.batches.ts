@@ -4,7 +4,7 @@ import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
 import { JOB_LIMITS } from '../../domain/jobs.js';
 import { z } from 'zod';
 import { binaryContent, header, idempotencyKeyParameter, locationHeader, replayedHeader } from '../http/openapi-kit.js';
-import { schemaRef, type Schema } from './openapi.schemas.js';
+import { schemaRef, type Schema } from '../shared/processing/openapi.schemas.js';
 
 /**
  * The batch routes of `/v1` in the OpenAPI document (spec sections 2 to 4, release 1.2.0): schemas and paths. The

@@ -19,13 +19,13 @@ import {
   responseRef,
   standardHeaders,
 } from '../http/openapi-kit.js';
-import { componentSchemas, schemaRef, V1_ERRORS, type Schema } from './openapi.schemas.js';
+import { componentSchemas, schemaRef, V1_ERRORS, type Schema } from '../shared/processing/openapi.schemas.js';
 import { errorCodeRows } from '../http/error-table.js';
 import { webhooks } from './openapi.webhooks.js';
 import { batchPaths } from './openapi.batches.js';
 import { readPaths } from './openapi.reads.js';
-import { registrationPath, SESSION_SECURITY_SCHEMES } from './openapi.registration.js';
-import { v1Contract } from './openapi.contract.js';
+import { registrationPath, SESSION_SECURITY_SCHEMES } from '../shared/processing/openapi.registration.js';
+import { v1Contract } from '../shared/processing/openapi.contract.js';
 
 /** What the HTML guide states about this server's configured limits (the document names them, the same on every server). */
 export interface ProcessingDocsSettings {

@@ -5,7 +5,7 @@ import { DATE_TIME_MAX_LENGTH } from '../../domain/validation/job-list-query.js'
 import { cursorPattern, encodeCursor, type CursorList } from '../http/pagination.js';
 import { json, pathParam } from '../http/openapi-kit.js';
 import { capabilitiesJson, type CapabilitySettings } from './capabilities.js';
-import { schemaRef, type Schema } from './openapi.schemas.js';
+import { schemaRef, type Schema } from '../shared/processing/openapi.schemas.js';
 
 /**
  * The OpenAPI paths and schemas of the /v1 reads a polling client needs (job list, upload record, credits and

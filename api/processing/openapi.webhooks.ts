@@ -16,7 +16,7 @@ import {
   type JobEventType,
 } from '../../domain/processing-events.js';
 import { json, type Schema } from '../http/openapi-kit.js';
-import { v1Contract } from './openapi.contract.js';
+import { v1Contract } from '../shared/processing/openapi.contract.js';
 import {
   batchEventSchema,
   jobEventSchema,

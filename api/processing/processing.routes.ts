@@ -18,7 +18,7 @@ import { qpdfOptions, quoteRequest, videoWorkPolicy } from '../../services/proce
 import { mountJobs } from './jobs.routes.js';
 import { mountBatches } from './batches.routes.js';
 import { mountDocs } from './docs.routes.js';
-import { mountCredits } from './credits.routes.js';
+import { mountCredits } from '../shared/processing/credits.routes.js';
 import { mountCapabilities } from './capabilities.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';

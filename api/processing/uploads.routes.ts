@@ -13,15 +13,13 @@ import {
   companyStoredBytes,
   getUpload,
   insertUploads,
-  listUploads,
   markUploadDeleted,
   type Upload,
 } from '../../db/repositories/uploads.repo.js';
-import { assertUploadListQuery } from '../../domain/validation/job-list-query.js';
-import { listedUploadJson, uploadJson } from '../../services/processing/records.js';
-import { decodeCursor, page, parseLimit } from '../http/pagination.js';
+import { uploadJson } from '../../services/processing/records.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
+import { mountUploadList } from '../shared/processing/upload-list.routes.js';
 import { lockCompany } from '../../services/company/company-lock.js';
 import { uploadInUse } from '../../db/repositories/jobs.repo.js';
 
@@ -324,22 +322,5 @@ export function mountUploads(
     });
     await deps.store.remove(upload.id);
     ctx.status = 204;
-  });
-}
-
-/**
- * GET /v1/uploads and GET /api/company/uploads: the company's uploads that still hold storage, newest first, each as
- * GET /v1/uploads/{id} shows it plus its use by jobs (`in_use`, `job_count`, `batch_count`); paged with `limit` and
- * the `before` cursor of the previous page's `next_cursor`. Unknown or repeated parameters are 422.
- */
-export function mountUploadList(
-  router: Router<AppState>,
-  deps: { db: Db; companyOf: (ctx: AppContext) => string },
-): void {
-  router.get('/uploads', async (ctx) => {
-    assertUploadListQuery(ctx.query);
-    const limit = parseLimit(ctx.query['limit']);
-    const before = decodeCursor('uploads', ctx.query['before']);
-    ctx.body = page('uploads', await listUploads(deps.db, deps.companyOf(ctx), limit, before), limit, listedUploadJson);
   });
 }

@@ -15,8 +15,8 @@ import { SIGNATURE_TOLERANCE_SECONDS } from '../../domain/webhooks.js';
 import { escapeHtml as esc } from '../http/html.js';
 import { fieldTable, htmlPage, md, obj, pre, renderEndpoints, type Obj } from '../http/openapi-kit.js';
 import { DEVELOPERS_PATH, OPENAPI_PATH, type ProofDocsSettings } from './openapi.document.js';
-import { EVENT_DOCS, RETRY_TEXT, WEBHOOK_HEADERS } from './openapi.events.js';
-import { EVENT_EXAMPLES, EXAMPLES, requestCreateExample } from './openapi.examples.js';
+import { EVENT_DOCS, RETRY_TEXT, WEBHOOK_HEADERS } from '../shared/proof/openapi.events.js';
+import { EVENT_EXAMPLES, EXAMPLES, requestCreateExample } from '../shared/proof/openapi.examples.js';
 
 /**
  * A webhook receiver's verification, in TypeScript with node:crypto: exactly the scheme of

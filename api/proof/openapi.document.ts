@@ -35,8 +35,8 @@ import {
   paymentRequestListSchema,
   proofContract,
   PROOF_ERRORS,
-} from './openapi.schemas.js';
-import { webhooks } from './openapi.events.js';
+} from '../shared/proof/openapi.schemas.js';
+import { webhooks } from '../shared/proof/openapi.events.js';
 import { errorCodeRows } from '../http/error-table.js';
 import {
   contactCreateExample,
@@ -48,7 +48,7 @@ import {
   meExample,
   requestCreateExample,
   requestExample,
-} from './openapi.examples.js';
+} from '../shared/proof/openapi.examples.js';
 import { paymentPagePath } from '../../domain/proof/payment-page.js';
 
 /** What the document states about this server's configured limits. */

@@ -15,10 +15,10 @@ import type { PaidRouteSpec } from '../../services/x402/paid-route.js';
 import {
   createPaidCalls,
   type KeptAnswer,
-  type PaidCallOutcome,
   type PaidCallsDeps,
   type PaidCalls,
   type PresentedPayment,
+  paymentOutcome,
 } from '../../services/x402/paid-call.js';
 import { publicBase } from '../http/public-origin.js';
 
@@ -173,15 +173,6 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
       };
     },
   };
-}
-
-/** What a paid call came to (an /x402 route's or an MCP tool's), for the metrics (docs/operations.md "Metrics"). */
-export function paymentOutcome(outcome: PaidCallOutcome, presented: boolean): NonNullable<AppState['x402Outcome']> {
-  if (outcome.kind === 'delivered') return outcome.replayed ? 'redelivered' : 'paid';
-  if (outcome.kind === 'pending') return 'settlement_uncertain';
-  if (outcome.kind === 'not_run') return 'not_charged';
-  if (outcome.code === 'payment_replayed') return 'replayed';
-  return presented ? 'refused' : 'unpaid';
 }
 
 /** The payment a request presents: none (a HEAD never pays: it would settle a fee for a response without a body). */

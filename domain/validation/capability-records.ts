@@ -5,7 +5,7 @@ import { UPLOAD_KINDS } from './processing-responses.js';
 
 /**
  * The answer of `GET /v1/capabilities`, written once: `capabilitiesJson` (api/processing/capabilities.ts) returns this
- * type and the /v1 document is generated from it (api/processing/openapi.contract.ts names the components). An
+ * type and the /v1 document is generated from it (api/shared/processing/openapi.contract.ts names the components). An
  * operation is a union on `available`: one that is not built yet has no sources, options or output formats.
  */
 

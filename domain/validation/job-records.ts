@@ -13,7 +13,7 @@ import {
 /**
  * The /v1 job and batch records, written once: `jobJson`, `batchJson` and `batchSummaryJson`
  * (services/processing/records.ts) return these types, and the /v1 and company OpenAPI documents are generated from
- * these schemas (api/processing/openapi.contract.ts names them). A job is a union on `status`: what each state shows
+ * these schemas (api/shared/processing/openapi.contract.ts names them). A job is a union on `status`: what each state shows
  * (`charged_credits`, `finished_at`, `error`, `error_code`, `result`) is stated per state, so the document says it
  * and a serializer that sends something else fails the typecheck. docs/processing.md, "The job record".
  */

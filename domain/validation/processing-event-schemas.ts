@@ -9,7 +9,7 @@ import { batchIdSchema, jobIdSchema, operationSchema, uploadIdSchema } from './p
 /**
  * The `/v1` webhook bodies (spec section 6), written once: `jobEventBody` and `batchEventBody`
  * (domain/processing-events.ts) return these types, and the `webhooks` of the /v1 document are generated from them
- * (api/processing/openapi.contract.ts names the components). Every body is `{id, type, created_at, job}`; batch events
+ * (api/shared/processing/openapi.contract.ts names the components). Every body is `{id, type, created_at, job}`; batch events
  * add `batch`. A job event's `job.status` is the state its type names, and so is a batch event's `batch.status`.
  */
 

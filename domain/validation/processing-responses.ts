@@ -6,7 +6,7 @@ import { AVAILABLE_OPERATIONS } from './processing-request.js';
 /**
  * The response bodies of `/v1`, written once: the serializers (`uploadJson`, `listedUploadJson` of
  * services/processing/records.ts) return these types and the /v1 OpenAPI document is generated from these schemas
- * (api/processing/openapi.contract.ts names them). Objects are strict, so the document closes them and the
+ * (api/shared/processing/openapi.contract.ts names them). Objects are strict, so the document closes them and the
  * conformance test fails on any field the server sends that is not listed here. Clients must still ignore fields they
  * do not know (spec section 9).
  */

@@ -16,7 +16,7 @@ import { MAX_VALID_HOURS } from './proof-request.js';
 /**
  * The response bodies of `/proof/v1`, written once: the serializers (`requestJson`, `contactJson`, `invoiceJson`, the
  * `/v1/me` handler, `invoiceSendJson`) return these types, and the OpenAPI document is generated from these schemas
- * (api/proof/openapi.schemas.ts names them). Objects are strict, so the generated document closes them
+ * (api/shared/proof/openapi.schemas.ts names them). Objects are strict, so the generated document closes them
  * (`additionalProperties: false`) and the conformance test fails on any field the server sends that is not listed
  * here. Clients must still ignore fields they do not know (spec section 9).
  */

@@ -27,6 +27,25 @@ export async function getCredits(db: Db, companyId: string): Promise<WalletBalan
   return balance;
 }
 
+/**
+ * The wallet's balance and its ledger entries with an id greater than `after` (at most `limit`, oldest first), read in
+ * one snapshot (REPEATABLE READ, read only) so the two agree.
+ */
+export async function getCreditsWithLedger(
+  db: Db,
+  companyId: string,
+  after: number,
+  limit: number,
+): Promise<{ balance: WalletBalance; entries: wallets.LedgerFeedEntry[] }> {
+  return db.transaction(
+    async (trx) => ({
+      balance: await getCredits(trx, companyId),
+      entries: await wallets.ledgerFeed(trx, companyId, after, limit),
+    }),
+    { isolationLevel: 'repeatable read', readOnly: true },
+  );
+}
+
 /** Adds `amount` credits (positive, else 422) with its ledger row; 404 when the company has no wallet. */
 export async function grantCredits(db: Db, companyId: string, amount: bigint, reason: string): Promise<WalletBalance> {
   if (amount <= 0n) throw new DomainError('validation_failed', 'a grant must be a positive number of credits');

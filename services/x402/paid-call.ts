@@ -85,6 +85,19 @@ export type PaidCallOutcome =
   | { kind: 'delivered'; answer: KeptAnswer; settlement: SettleResponse; replayed: boolean }
   | { kind: 'pending'; message: string; retryAfterSeconds: number };
 
+/** What a paid call came to, as the metrics label it (an /x402 route's or an MCP tool's; docs/operations.md "Metrics"). */
+export type PaymentOutcome =
+  'unpaid' | 'paid' | 'redelivered' | 'replayed' | 'refused' | 'settlement_uncertain' | 'not_charged';
+
+/** The metrics label of an outcome; `presented`: the call carried a payment (refused vs unpaid). */
+export function paymentOutcome(outcome: PaidCallOutcome, presented: boolean): PaymentOutcome {
+  if (outcome.kind === 'delivered') return outcome.replayed ? 'redelivered' : 'paid';
+  if (outcome.kind === 'pending') return 'settlement_uncertain';
+  if (outcome.kind === 'not_run') return 'not_charged';
+  if (outcome.code === 'payment_replayed') return 'replayed';
+  return presented ? 'refused' : 'unpaid';
+}
+
 export interface PaidCallsDeps {
   db: Db;
   logger: Logger;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../domain/errors.js';
 import { quoteCredits, type OperationId, type SourceMeasure } from '../../domain/pricing.js';
 import { ALL_OPERATIONS, parseJobRequest } from '../../domain/validation/processing-request.js';
-import { requestSchemaName } from '../../api/processing/openapi.schemas.js';
+import { requestSchemaName } from '../../api/shared/processing/openapi.schemas.js';
 import { LIMITS } from '../../domain/accounts.js';
 import { issueCompanyKey } from '../../services/company/memberships.js';
 import { testConfig } from '../helpers/app.js';

@@ -1,12 +1,12 @@
 import type Router from '@koa/router';
 import type { z } from 'zod';
-import type { creditsSchema, ledgerEntrySchema } from '../../domain/validation/processing-responses.js';
-import type { Db } from '../../db/connection.js';
-import { ledgerFeed, type LedgerFeedEntry } from '../../db/repositories/credits.repo.js';
-import { getCredits } from '../../services/processing/credits.js';
-import type { AppContext, AppState } from '../http/context.js';
-import { keyOf } from '../http/context.js';
-import { parseAfter, parseLimit } from '../http/pagination.js';
+import type { creditsSchema, ledgerEntrySchema } from '../../../domain/validation/processing-responses.js';
+import type { Db } from '../../../db/connection.js';
+import type { LedgerFeedEntry } from '../../../db/repositories/credits.repo.js';
+import { getCreditsWithLedger } from '../../../services/processing/credits.js';
+import type { AppContext, AppState } from '../../http/context.js';
+import { keyOf } from '../../http/context.js';
+import { parseAfter, parseLimit } from '../../http/pagination.js';
 
 /** One ledger entry as the API shows it (credits are whole numbers). */
 export function ledgerEntryJson(e: LedgerFeedEntry): z.input<typeof ledgerEntrySchema> {
@@ -35,14 +35,7 @@ export function mountCredits(
     const after = parseAfter(ctx.query['after']);
     const limit = parseLimit(ctx.query['limit']);
     const companyId = companyOf(ctx);
-    // One snapshot: the balance and the entries agree (REPEATABLE READ, read only).
-    const { balance, entries } = await deps.db.transaction(
-      async (trx) => ({
-        balance: await getCredits(trx, companyId),
-        entries: await ledgerFeed(trx, companyId, after, limit),
-      }),
-      { isolationLevel: 'repeatable read', readOnly: true },
-    );
+    const { balance, entries } = await getCreditsWithLedger(deps.db, companyId, after, limit);
     const body: z.input<typeof creditsSchema> = {
       available: Number(balance.available),
       reserved: Number(balance.reserved),

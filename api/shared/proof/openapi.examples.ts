@@ -1,6 +1,6 @@
-import { PROOF_API_VERSION, type ProofEventType } from '../../domain/proof/events.js';
-import type { Schema } from '../http/openapi-kit.js';
-import { encodeCursor } from '../http/pagination.js';
+import { PROOF_API_VERSION, type ProofEventType } from '../../../domain/proof/events.js';
+import type { Schema } from '../../http/openapi-kit.js';
+import { encodeCursor } from '../../http/pagination.js';
 
 /**
  * Example values of the /proof/v1 document and developers page. They are one consistent story (an invoice

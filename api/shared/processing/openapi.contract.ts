@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { newV1WebhookSchema, v1WebhookCreateSchema } from '../../domain/validation/company.js';
+import { newV1WebhookSchema, v1WebhookCreateSchema } from '../../../domain/validation/company.js';
 import {
   batchIdSchema,
   creditsSchema,
@@ -13,7 +13,7 @@ import {
   uploadListSchema,
   uploadSchema,
   webhookIdSchema,
-} from '../../domain/validation/processing-responses.js';
+} from '../../../domain/validation/processing-responses.js';
 import {
   batchCancelledSchema,
   batchEstimateSchema,
@@ -21,8 +21,12 @@ import {
   batchSchema,
   batchSummarySchema,
   jobSchema,
-} from '../../domain/validation/job-records.js';
-import { capabilitiesSchema, capabilitySchema, priceRuleSchema } from '../../domain/validation/capability-records.js';
+} from '../../../domain/validation/job-records.js';
+import {
+  capabilitiesSchema,
+  capabilitySchema,
+  priceRuleSchema,
+} from '../../../domain/validation/capability-records.js';
 import {
   batchEventSchema,
   jobEventSchema,
@@ -30,22 +34,22 @@ import {
   webhookBatchSchema,
   webhookEventSchema,
   webhookJobSchema,
-} from '../../domain/validation/processing-event-schemas.js';
+} from '../../../domain/validation/processing-event-schemas.js';
 import {
   BATCH_REQUEST_VARIANTS,
   batchRequestSchema,
   JOB_REQUEST_VARIANTS,
   jobRequestSchema,
-} from '../../domain/validation/processing-request-schemas.js';
+} from '../../../domain/validation/processing-request-schemas.js';
 import {
   AVAILABLE_OPERATIONS,
   RESERVED_FIELD_NAMES,
   type AvailableOperation,
-} from '../../domain/validation/processing-request.js';
-import { BATCH_LIMITS } from '../../domain/batches.js';
+} from '../../../domain/validation/processing-request.js';
+import { BATCH_LIMITS } from '../../../domain/batches.js';
 import { OPERATION_SUMMARIES } from './operation-summaries.js';
-import { Contract, type Components } from '../http/contract.js';
-import { cursorPattern, type CursorList } from '../http/pagination.js';
+import { Contract, type Components } from '../../http/contract.js';
+import { cursorPattern, type CursorList } from '../../http/pagination.js';
 
 /**
  * The contract of `/v1`: the zod schemas the handlers parse with and the serializers return, named as components of

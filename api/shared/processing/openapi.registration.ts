@@ -1,9 +1,9 @@
-import { LIMITS } from '../../domain/accounts.js';
-import type { ErrorCode } from '../../domain/errors.js';
-import { newV1WebhookSchema, v1WebhookCreateSchema } from '../../domain/validation/company.js';
+import { LIMITS } from '../../../domain/accounts.js';
+import type { ErrorCode } from '../../../domain/errors.js';
+import { newV1WebhookSchema, v1WebhookCreateSchema } from '../../../domain/validation/company.js';
 import { v1Contract } from './openapi.contract.js';
-import { errorResponses, headerRef, json, locationHeader, responseRef, type Schema } from '../http/openapi-kit.js';
-import { errorRows } from '../http/error-table.js';
+import { errorResponses, headerRef, json, locationHeader, responseRef, type Schema } from '../../http/openapi-kit.js';
+import { errorRows } from '../../http/error-table.js';
 
 /**
  * `POST /v1/webhooks` in the /v1 document (spec section 4: a route of `/v1`, answered for the company session of a

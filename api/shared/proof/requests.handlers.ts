@@ -1,19 +1,19 @@
 import type Router from '@koa/router';
-import { DomainError } from '../../domain/errors.js';
-import { parseRequestCreate } from '../../domain/validation/proof-request.js';
-import type { Db } from '../../db/connection.js';
+import { DomainError } from '../../../domain/errors.js';
+import { parseRequestCreate } from '../../../domain/validation/proof-request.js';
+import type { Db } from '../../../db/connection.js';
 import {
   getPaymentRequest,
   listPaymentRequests,
   type PaymentRequest,
-} from '../../db/repositories/payment-requests.repo.js';
-import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
-import type { AppContext, AppState } from '../http/context.js';
-import { merchantOf } from '../http/context.js';
-import { decodeCursor, page, parseLimit } from '../http/pagination.js';
-import { publicBase } from '../http/public-origin.js';
-import { REQUEST_STATUSES, type RequestStatus } from '../../domain/proof/statuses.js';
-import { createPaymentRequest, requestJson } from '../../services/proof/payment-requests.js';
+} from '../../../db/repositories/payment-requests.repo.js';
+import type { MerchantIdempotent } from '../../http/merchant-idempotency.js';
+import type { AppContext, AppState } from '../../http/context.js';
+import { merchantOf } from '../../http/context.js';
+import { decodeCursor, page, parseLimit } from '../../http/pagination.js';
+import { publicBase } from '../../http/public-origin.js';
+import { REQUEST_STATUSES, type RequestStatus } from '../../../domain/proof/statuses.js';
+import { createPaymentRequest, requestJson } from '../../../services/proof/payment-requests.js';
 
 export interface ProofDeps {
   db: Db;

@@ -1,4 +1,4 @@
-import type { AvailableOperation } from '../../domain/validation/processing-request.js';
+import type { AvailableOperation } from '../../../domain/validation/processing-request.js';
 
 /** What each operation does, in words: the description of its request variants (its options are OPTION_SCHEMAS'). */
 export const OPERATION_SUMMARIES: Readonly<Record<AvailableOperation, string>> = {

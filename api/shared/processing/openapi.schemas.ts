@@ -1,21 +1,21 @@
-import type { ErrorCode } from '../../domain/errors.js';
-import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
+import type { ErrorCode } from '../../../domain/errors.js';
+import { IDEMPOTENCY_RULES } from '../../../domain/idempotency.js';
 import {
   AVAILABLE_OPERATIONS,
   fieldName,
   OPTION_SCHEMAS,
   type AvailableOperation,
-} from '../../domain/validation/processing-request.js';
+} from '../../../domain/validation/processing-request.js';
 import { z } from 'zod';
-import { Contract, inputJsonSchema } from '../http/contract.js';
-import { jobIdSchema } from '../../domain/validation/processing-responses.js';
-import { errorRows } from '../http/error-table.js';
+import { Contract, inputJsonSchema } from '../../http/contract.js';
+import { jobIdSchema } from '../../../domain/validation/processing-responses.js';
+import { errorRows } from '../../http/error-table.js';
 import { REGISTRATION_ERRORS } from './openapi.registration.js';
 import { OPERATION_SUMMARIES } from './operation-summaries.js';
-import { optionsRequired } from '../../domain/validation/processing-request-schemas.js';
-import { transcriptJsonSchema } from '../../adapters/documents/transcript-formats.js';
-import { meetingJsonSchema } from '../../adapters/documents/meeting-document.js';
-import { extractionJsonSchema } from '../../adapters/documents/extraction-exports.js';
+import { optionsRequired } from '../../../domain/validation/processing-request-schemas.js';
+import { transcriptJsonSchema } from '../../../adapters/documents/transcript-formats.js';
+import { meetingJsonSchema } from '../../../adapters/documents/meeting-document.js';
+import { extractionJsonSchema } from '../../../adapters/documents/extraction-exports.js';
 
 /**
  * What of the `/v1` document is not a body of the zod contract (openapi.contract.ts): the `Error` body (a zod schema

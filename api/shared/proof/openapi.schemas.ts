@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { IDEMPOTENCY_RULES } from '../../domain/idempotency.js';
-import { idPattern } from '../../domain/ids.js';
-import { PROOF_EVENT_TYPES } from '../../domain/proof/events.js';
+import { IDEMPOTENCY_RULES } from '../../../domain/idempotency.js';
+import { idPattern } from '../../../domain/ids.js';
+import { PROOF_EVENT_TYPES } from '../../../domain/proof/events.js';
 import {
   contactCreateSchema,
   invoiceCreateSchema,
   invoiceItemSchema,
   invoiceSendSchema,
-} from '../../domain/validation/proof-invoice.js';
-import { requestCreateSchema } from '../../domain/validation/proof-request.js';
+} from '../../../domain/validation/proof-invoice.js';
+import { requestCreateSchema } from '../../../domain/validation/proof-request.js';
 import {
   contactIdSchema,
   contactSchema,
@@ -22,7 +22,7 @@ import {
   requestIdSchema,
   requestStatusSchema,
   walletIdSchema,
-} from '../../domain/validation/proof-responses.js';
+} from '../../../domain/validation/proof-responses.js';
 import {
   EVENT_SCHEMAS,
   eventIdSchema,
@@ -31,11 +31,11 @@ import {
   invoiceEventDataSchema,
   paymentConfirmedDataSchema,
   paymentRequestCreatedDataSchema,
-} from '../../domain/validation/proof-event-schemas.js';
-import { Contract } from '../http/contract.js';
-import { errorCodeEnum, errorRows } from '../http/error-table.js';
-import type { Schema } from '../http/openapi-kit.js';
-import { pageSchema } from '../http/pagination.js';
+} from '../../../domain/validation/proof-event-schemas.js';
+import { Contract } from '../../http/contract.js';
+import { errorCodeEnum, errorRows } from '../../http/error-table.js';
+import type { Schema } from '../../http/openapi-kit.js';
+import { pageSchema } from '../../http/pagination.js';
 import { EVENT_DOCS } from './openapi.events.js';
 
 /**

@@ -1,11 +1,11 @@
-import { PROOF_EVENT_TYPES, type ProofEventType } from '../../domain/proof/events.js';
+import { PROOF_EVENT_TYPES, type ProofEventType } from '../../../domain/proof/events.js';
 import {
   DELIVERY_PROFILES,
   SIGNATURE_TOLERANCE_SECONDS,
   SIGNATURE_VERSION,
   STANDARD_WEBHOOK_HEADERS,
-} from '../../domain/webhooks.js';
-import { json, schemaRef, type Schema } from '../http/openapi-kit.js';
+} from '../../../domain/webhooks.js';
+import { json, schemaRef, type Schema } from '../../http/openapi-kit.js';
 import { EVENT_EXAMPLES, EVENT_IDS, EXAMPLES } from './openapi.examples.js';
 
 /**
