@@ -418,8 +418,16 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         // A header row often stands further from its first row (its cell padding, a rule) than the rows from each other.
         if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * rh) break;
         const row = splitTimes(page, boxes ? rowByPosition(line, cols, lh) : rowByTokens(line, cols));
-        const q = numberCell(page, row.quantity, mark);
-        const u = numberCell(page, row.unit_price, mark);
+        let q = numberCell(page, row.quantity, mark);
+        let u = numberCell(page, row.unit_price, mark);
+        // The quantity cell's number stands wholly right of the quantity's header, under a header word that names
+        // nothing readable (unnamedPriceSlot: OCR's "UezO," for "Prezzo / unitario") and the row has no unit price: it
+        // is the unit price of a row that prints no quantity ("Competenze  100,00 … 100,00"), unsure.
+        const slotted = slot && u.value === null && q.value !== null && inSlot(line, row.quantity!, slot);
+        if (slotted) {
+          u = { ...q, confidence: 0.6 };
+          q = empty();
+        }
         const a = numberCell(page, row.amount, mark);
         // A note with numbers under an item, nothing in the amount column: its numbers are a label's values
         // ("Besteller: Hr. Mayer, Personalnr. 4488", "Zählerstand von-bis: 543210 - 544420") or words of a sentence or
@@ -486,6 +494,12 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         tableLines.add(`${page.page}:${line.start}`);
         if (!last && !desc && pending.length > 0) above = true;
         const price = u.value === null && slot ? priceInSlot(page, line, slot, q, a, mark) : null;
+        if (slotted)
+          flags.push({
+            field: 'unit_price',
+            item: items.length + drafts.length,
+            reason: `line item ${items.length + drafts.length + 1}: unit price read under a column header that names nothing readable ("${slot.name}"), right of the quantity's column; no quantity printed`,
+          });
         if (price)
           flags.push({
             field: 'unit_price',
@@ -596,6 +610,12 @@ function unnamedPriceSlot(
     .filter((w) => w.box.x0 > q.x1 && w.box.x1 < next.x0 && /\p{L}/u.test(w.text));
   if (words.length !== 1) return null;
   return { x0: q.x1, x1: next.x0, name: words[0]!.text };
+}
+
+/** True when the words of `cell` on the line stand wholly inside the slot (right of the quantity's header). */
+function inSlot(line: Line, cell: Cell, slot: { x0: number; x1: number }): boolean {
+  const ws = line.words.filter((w) => w.offset >= cell.start && w.offset < cell.end);
+  return ws.length > 0 && ws.every((w) => w.box.x0 > slot.x0 && w.box.x1 < slot.x1);
 }
 
 /**
