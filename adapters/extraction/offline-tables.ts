@@ -48,6 +48,14 @@ const SUMMARY_INSIDE = new RegExp(
 const ITEM_ALLOWANCE =
   /(?<![\p{L}])(?:abzgl\.?|abzüglich|rabatt|nachlass|discount|remise|sconto|descuento|korting)(?![\p{L}])/iu;
 
+/**
+ * A line that starts with the label of the document's pre-tax total, tax or total ("Untaxed Amount $ 260.00"): the
+ * lexicon's labels in every language, beyond the summary words above.
+ */
+function startsWithTotal(text: string): boolean {
+  return ['subtotal', 'tax', 'total'].some((f) => findLabels(conceptOf(f), text).some((h) => h.start === 0));
+}
+
 /** Marks OCR reads from specks before a line's first word ("~ Net amount", "| Total"). */
 const LEADING_MARKS = /^(?:[|_~'‘’"`.,:;—–-]+\s+)+/u;
 
@@ -460,7 +468,12 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         }
         // (A stray mark OCR put before the label does not hide it: "~ Net amount '€2'633.96".)
         const bare = line.text.trim().replace(LEADING_MARKS, '');
-        if ((SUMMARY.test(bare) || SUMMARY_INSIDE.test(bare)) && q.value === null && u.value === null) break;
+        if (
+          (SUMMARY.test(bare) || SUMMARY_INSIDE.test(bare) || startsWithTotal(bare)) &&
+          q.value === null &&
+          u.value === null
+        )
+          break;
         if (q.value === null && u.value === null && a.value === null) {
           if (!desc) break;
           if (/:\s*$/u.test(line.text)) {

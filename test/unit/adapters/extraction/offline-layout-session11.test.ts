@@ -84,3 +84,105 @@ describe('session 11: a unit price under a header OCR could not read, the quanti
     expect(items(withQty)).toEqual([['Competenze', '2.00', '50.00', '100.00']]);
   });
 });
+
+describe("session 11: the pre-tax total's names printed by common invoicing software", () => {
+  const odoo = (net: string): Row[] => [
+    'YourCompany',
+    null,
+    'Invoice INV/2023/00003',
+    null,
+    [
+      [50, 'Description'],
+      [300, 'Quantity'],
+      [380, 'Unit Price'],
+      [450, 'Taxes'],
+      [510, 'Amount'],
+    ],
+    [
+      [50, '[FURN_8888] Office Lamp'],
+      [300, '3.00 Units'],
+      [380, '40.00'],
+      [450, '15%'],
+      [510, '$ 120.00'],
+    ],
+    [
+      [50, '[FURN_7777] Office Chair'],
+      [300, '2.00 Units'],
+      [380, '70.00'],
+      [450, '15%'],
+      [510, '$ 140.00'],
+    ],
+    null,
+    [
+      [380, net],
+      [510, '$ 260.00'],
+    ],
+    [
+      [380, 'Tax 15%'],
+      [510, '$ 39.00'],
+    ],
+    [
+      [380, 'Total'],
+      [510, '$ 299.00'],
+    ],
+  ];
+  const text = (...rows: Row[]) => documentOf(layoutPage(rows));
+  it.each(['Untaxed Amount', 'Taxable amount', 'Importe sin impuestos', 'Base imposable', 'Onbelast bedrag'])(
+    '"%s" under the lines is the subtotal, and ends the table',
+    (net) => {
+      const doc = text(...odoo(net));
+      expect(values(doc, ['subtotal', 'tax', 'total'])).toEqual({ subtotal: '260.00', tax: '39.00', total: '299.00' });
+      expect(items(doc)).toEqual([
+        ['[FURN_8888] Office Lamp', '3.00', '40.00', '120.00'],
+        ['[FURN_7777] Office Chair', '2.00', '70.00', '140.00'],
+      ]);
+    },
+  );
+});
+
+describe("session 11: the sender's line over the address window (a business letter's return address)", () => {
+  const letter = (sender: string): Row[] => [
+    sender,
+    null,
+    [
+      [50, 'Beispiel AG'],
+      [350, 'Rechnungsnr.: R-2023-77'],
+    ],
+    [
+      [50, 'Kundenweg 5'],
+      [350, 'Datum: 01.02.2023'],
+    ],
+    [[50, '80331 München']],
+    null,
+    'Rechnung',
+    null,
+    [
+      [50, 'Bezeichnung'],
+      [300, 'Menge'],
+      [350, 'Einzelpreis'],
+      [430, 'Gesamtpreis'],
+    ],
+    [
+      [50, 'Lizenz Pro'],
+      [300, '3'],
+      [350, '99,00 €'],
+      [430, '297,00 €'],
+    ],
+  ];
+  const text = (...rows: Row[]) => documentOf(layoutPage(rows));
+  it.each([
+    'Muster Software GmbH · Hauptstr. 1 · 10115 Berlin',
+    'Muster Software GmbH | Hauptstr. 1 | 10115 Berlin',
+    'Muster Software GmbH - Hauptstr. 1 - 10115 Berlin',
+  ])('"%s": its first part is the seller, the block under it the buyer', (sender) => {
+    const doc = text(...letter(sender));
+    expect(values(doc, ['seller_name', 'buyer_name'])).toEqual({
+      seller_name: 'Muster Software GmbH',
+      buyer_name: 'Beispiel AG',
+    });
+  });
+  it('a line of parts without an address is no sender line', () => {
+    const doc = text(...letter('Rechnung · Seite 1 · Kopie'));
+    expect(values(doc, ['seller_name']).seller_name).not.toBe('Rechnung');
+  });
+});
