@@ -305,6 +305,9 @@ const TAX_NOT_BEFORE = [
   'régime',
 ];
 const TAX_NOT_AFTER = [
+  // "P.IVA", "Partita IVA": the Italian VAT number.
+  'p',
+  'partita',
   'tasa',
   'taux',
   'steuersatz',

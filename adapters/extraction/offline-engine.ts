@@ -188,12 +188,32 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
   }
 }
 
+/**
+ * The concept's labels on a line. On a page with word boxes each cell (words a word gap apart, clusters) is looked at on
+ * its own: the words of neighbouring cells are no label of one, and the words around a label that make it another
+ * concept's are the label's cell's ("INVOICE NO.   DATE   DUE DATE" holds no "date due", and its "DATE" is no date
+ * that "due" follows).
+ */
+function labelsInLine(concept: Concept, line: Line): LabelHit[] {
+  const page = line.page;
+  if (!hasBoxes(page) || line.words.length === 0) return findLabels(concept, line.text);
+  const hits: LabelHit[] = [];
+  for (const cell of clusters(line.words, 1.5 * lineHeight(page))) {
+    const start = Math.min(...cell.map((w) => w.offset));
+    const end = Math.max(...cell.map((w) => w.offset + w.text.length));
+    const shift = start - line.start;
+    for (const h of findLabels(concept, page.text.slice(start, end)))
+      hits.push({ rank: h.rank, start: h.start + shift, end: h.end + shift });
+  }
+  return hits.sort((a, b) => a.rank - b.rank || a.start - b.start);
+}
+
 function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   const hits = ctx.pages.flatMap(({ page, lines }) =>
     lines
       .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
       .flatMap((line) =>
-        [...findLabels(concept, line.text), ...stackedLabels(concept, lines, line)].map((hit) => ({
+        [...labelsInLine(concept, line), ...stackedLabels(concept, lines, line)].map((hit) => ({
           page,
           lines,
           line,

@@ -603,6 +603,8 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
 }
 
 const NUMBER_TOKEN = /^[-(]?[$€£]?\d[\d.,'’]*\)?$/u;
+/** A tax rate in a table cell ("21%", "7,5 %" is two tokens and not one). */
+const RATE_TOKEN = /^\d{1,2}(?:[.,]\d{1,2})?%$/u;
 
 /**
  * A header word that names no column, right of the quantity's header and before the next column's, in a table without
@@ -723,9 +725,15 @@ function itemRow(page: PageText, line: Line, boxes: boolean, mark: DecimalMark |
         right: 0,
       }));
   if (tokens.length < 4 || SUMMARY.test(line.text.trim())) return null;
-  const nums = tokens.slice(-3);
-  if (!nums.every((t) => NUMBER_TOKEN.test(t.text)) || NUMBER_TOKEN.test(tokens[tokens.length - 4]!.text)) return null;
-  const desc = tokens.slice(0, -3);
+  // The trailing numbers, less one tax rate among them ("1  45,00  21%  45,00"): a rate is no cell of the item.
+  let k = tokens.length;
+  let rate = 0;
+  while (k > 0 && (NUMBER_TOKEN.test(tokens[k - 1]!.text) || (RATE_TOKEN.test(tokens[k - 1]!.text) && rate++ < 1))) k--;
+  if (rate > 1) return null;
+  const trailing = tokens.slice(k);
+  if (trailing.length - rate !== 3 || (rate === 1 && RATE_TOKEN.test(trailing[0]!.text))) return null;
+  const nums = trailing.filter((t) => !RATE_TOKEN.test(t.text));
+  const desc = tokens.slice(0, k);
   if (!desc.some((t) => /\p{L}/u.test(t.text))) return null;
   const [q, u, a] = nums.map((t) => numberCell(page, t, mark));
   if (!q!.value || !u!.value || !a!.value) return null;

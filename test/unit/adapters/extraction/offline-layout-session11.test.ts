@@ -186,3 +186,97 @@ describe("session 11: the sender's line over the address window (a business lett
     expect(values(doc, ['seller_name']).seller_name).not.toBe('Rechnung');
   });
 });
+
+describe('session 11: a row of labels over a row of values, each label a cell of its own', () => {
+  const doc = (...header: string[]) =>
+    documentOf(
+      layoutPage([
+        'Northwind Traders Ltd',
+        null,
+        [
+          [50, header[0]!],
+          [200, header[1]!],
+          [330, header[2]!],
+          [450, header[3]!],
+        ],
+        [
+          [50, 'NW-2291'],
+          [200, '14 February 2023'],
+          [330, '16 March 2023'],
+          [450, '£1,234.56'],
+        ],
+      ]),
+    );
+  it.each([
+    ['INVOICE NO.', 'DATE', 'DUE DATE', 'TOTAL DUE'],
+    ['Invoice No.', 'Date', 'Due Date', 'Total Due'],
+  ])(
+    '%s | %s | %s | %s: the words of neighbouring cells are no label of one ("DATE  DUE DATE" is no "date due")',
+    (...header) => {
+      expect(values(doc(...header), ['invoice_number', 'invoice_date', 'due_date', 'total'])).toEqual({
+        invoice_number: 'NW-2291',
+        invoice_date: '2023-02-14',
+        due_date: '2023-03-16',
+        total: '1234.56',
+      });
+    },
+  );
+});
+
+describe('session 11: an Italian VAT number is no tax amount', () => {
+  it.each(['P.IVA 01234567890', 'P. IVA: 01234567890', 'Partita IVA 01234567890'])('"%s"', (line) => {
+    const doc = documentOf(
+      layoutPage([
+        'Rossi S.r.l.',
+        line,
+        [[350, 'Fattura n. 15/2023']],
+        null,
+        [
+          [350, 'Imponibile'],
+          [460, '1.000,00'],
+        ],
+        [
+          [350, 'Totale documento'],
+          [460, '1.000,00'],
+        ],
+      ]),
+    );
+    expect(values(doc, ['tax', 'seller_vat_id'])).toEqual({ tax: null, seller_vat_id: '01234567890' });
+  });
+});
+
+describe('session 11: a table without a header row that prints a tax rate on each line', () => {
+  it('quantity, unit price, rate and amount: the rate is set aside, the rows are read (flagged)', () => {
+    const doc = documentOf(
+      layoutPage([
+        'Talleres López S.L.',
+        [[350, 'Factura: A-77']],
+        null,
+        [
+          [50, 'Cambio de aceite'],
+          [300, '1'],
+          [360, '45,00'],
+          [420, '21%'],
+          [480, '45,00'],
+        ],
+        [
+          [50, 'Filtro'],
+          [300, '2'],
+          [360, '12,00'],
+          [420, '21%'],
+          [480, '24,00'],
+        ],
+        null,
+        [
+          [360, 'Base imponible'],
+          [480, '69,00'],
+        ],
+      ]),
+    );
+    expect(items(doc)).toEqual([
+      ['Cambio de aceite', '1', '45.00', '45.00'],
+      ['Filtro', '2', '12.00', '24.00'],
+    ]);
+    expect((extractOffline(doc, []).flags ?? []).filter((f) => f.field === 'amount').length).toBe(2);
+  });
+});
