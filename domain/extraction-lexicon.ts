@@ -305,6 +305,9 @@ const TAX_NOT_BEFORE = [
   'régime',
 ];
 const TAX_NOT_AFTER = [
+  // "P.IVA", "Partita IVA": the Italian VAT number.
+  'p',
+  'partita',
   'tasa',
   'taux',
   'steuersatz',
@@ -925,6 +928,18 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'totaal excl btw',
       'totaal exclusief btw',
       'totaal exl. btw',
+      // The names invoicing software prints (Odoo's "Untaxed Amount" and its translations, "Taxable amount").
+      'untaxed amount',
+      'amount untaxed',
+      'total untaxed',
+      'taxable amount',
+      'total taxable',
+      'importe sin impuestos',
+      'base imposable',
+      'montant net',
+      'importo imponibile',
+      'steuerpflichtiger betrag',
+      'onbelast bedrag',
       'netto bedrag',
       'nettobedrag',
       'subtotal',
@@ -1460,5 +1475,10 @@ export function isPartyHeading(text: string): boolean {
  * nome: Bianchi Mario", "Raison sociale : …"): under a block's heading ("Cedente/prestatore (fornitore)") the name is
  * this line's, not the heading's.
  */
-export const PARTY_NAME_LINE =
-  /^\s*(?:denominazione|ragione\s+sociale|cognome\s+(?:e\s+)?nome|nome\s+(?:e\s+)?cognome|raison\s+sociale|razón\s+social|nombre|company\s+name|firmenname|bedrijfsnaam)\s*:\s*(\S.*?)\s*$/iu;
+const PARTY_NAME_LABELS = String.raw`denominazione|ragione\s+sociale|cognome\s+(?:e\s+)?nome|nome\s+(?:e\s+)?cognome|raison\s+sociale|razón\s+social|nombre|company\s+name|firmenname|bedrijfsnaam`;
+export const PARTY_NAME_LINE = new RegExp(String.raw`^\s*(?:${PARTY_NAME_LABELS})\s*:\s*(\S.*?)\s*$`, 'iu');
+/**
+ * The same labels anywhere in a line, with their colon (global): two party blocks side by side read as one line
+ * ("Denominazione: SOCIETA' ALPHA SRL   Denominazione: BETA GAMMA") hold two.
+ */
+export const PARTY_NAME_LABEL = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${PARTY_NAME_LABELS})\s*:\s*`, 'giu');

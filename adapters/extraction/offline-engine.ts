@@ -46,7 +46,7 @@ import {
 } from './offline-labels.js';
 import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
 import { isAddressLine, nameContains } from '../../domain/extraction-parties.js';
-import { isPartyHeading, PARTY_NAME_LINE } from '../../domain/extraction-lexicon.js';
+import { isPartyHeading, PARTY_NAME_LABEL, PARTY_NAME_LINE } from '../../domain/extraction-lexicon.js';
 import { buyerFromBlocks, nameUnderLabel, sellerFromBlocks, type PartyReading } from './offline-parties.js';
 import { readLineItems } from './offline-tables.js';
 
@@ -188,12 +188,32 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
   }
 }
 
+/**
+ * The concept's labels on a line. On a page with word boxes each cell (words a word gap apart, clusters) is looked at on
+ * its own: the words of neighbouring cells are no label of one, and the words around a label that make it another
+ * concept's are the label's cell's ("INVOICE NO.   DATE   DUE DATE" holds no "date due", and its "DATE" is no date
+ * that "due" follows).
+ */
+function labelsInLine(concept: Concept, line: Line): LabelHit[] {
+  const page = line.page;
+  if (!hasBoxes(page) || line.words.length === 0) return findLabels(concept, line.text);
+  const hits: LabelHit[] = [];
+  for (const cell of clusters(line.words, 1.5 * lineHeight(page))) {
+    const start = Math.min(...cell.map((w) => w.offset));
+    const end = Math.max(...cell.map((w) => w.offset + w.text.length));
+    const shift = start - line.start;
+    for (const h of findLabels(concept, page.text.slice(start, end)))
+      hits.push({ rank: h.rank, start: h.start + shift, end: h.end + shift });
+  }
+  return hits.sort((a, b) => a.rank - b.rank || a.start - b.start);
+}
+
 function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   const hits = ctx.pages.flatMap(({ page, lines }) =>
     lines
       .filter((l) => !ctx.tableLines.has(`${page.page}:${l.start}`))
       .flatMap((line) =>
-        [...findLabels(concept, line.text), ...stackedLabels(concept, lines, line)].map((hit) => ({
+        [...labelsInLine(concept, line), ...stackedLabels(concept, lines, line)].map((hit) => ({
           page,
           lines,
           line,
@@ -229,8 +249,8 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   const usable = hits.filter(({ line, hit }) => !(rates.size > 1 && rated(line.text.slice(hit.start)) !== null));
   // A party block's heading with the name's own label in the block ("Denominazione: …") says more than a label
   // elsewhere that ranks higher ("Codice destinatario" beside the document's number).
-  for (const { page, lines, line } of concept.name ? usable : []) {
-    const v = isPartyHeading(line.text) ? nameInBlock(page, lines, line) : null;
+  for (const { page, lines, line, hit } of concept.name ? usable : []) {
+    const v = isPartyHeading(line.text) ? nameInBlock(page, lines, line, line.start + hit.start) : null;
     if (v) return v;
   }
   for (const [k, { page, lines, line, hit }] of usable.entries()) {
@@ -548,17 +568,40 @@ function readNearLabel(
 /**
  * The name in a party block under its heading ("Cedente/prestatore (fornitore)" over "Denominazione: GAV spa"): the
  * block's lines up to the next blank line or the next heading, the first whose own label is a name's (PARTY_NAME_LINE).
+ * Two blocks side by side (their headings on one line, each block's lines read with the other's: "Denominazione:
+ * SOCIETA' ALPHA SRL Denominazione: BETA GAMMA"): the name label in the heading's own column (the heading, of the
+ * groups of words a word gap apart on its line, whose left edge is the nearest at or before the label's), the name
+ * ending where the next label starts. `at`: where the concept's label starts in the page text.
  */
-function nameInBlock(page: PageText, lines: readonly Line[], heading: Line): ExtractedValue | null {
+function nameInBlock(page: PageText, lines: readonly Line[], heading: Line, at: number): ExtractedValue | null {
+  const boxes = hasBoxes(page);
+  const lh = lineHeight(page);
+  const heads = boxes ? clusters(heading.words, 1.5 * lh) : [];
+  const own = heads.find((c) => c.some((w) => w.offset <= at && at < w.offset + w.text.length));
+  const columnOf = (x: number) => {
+    const left = heads.filter((c) => c[0]!.box.x0 <= x + lh);
+    return left.length ? left[left.length - 1] : heads[0];
+  };
   let prev = heading;
   for (const l of lines.slice(heading.index + 1, heading.index + 9)) {
     if (page.text.slice(prev.end, l.start).includes('\n\n') || isPartyHeading(l.text)) return null;
+    prev = l;
+    if (own && heads.length > 1) {
+      for (const m of l.text.matchAll(PARTY_NAME_LABEL)) {
+        const word = l.words.find((w) => w.offset >= l.start + m.index);
+        if (!word || columnOf(word.box.x0) !== own) continue;
+        const from = l.start + m.index + m[0].length;
+        const end = textKindEnd('text', page, from, l.end);
+        const value = page.text.slice(from, end).trim();
+        if (isName(value)) return { value, evidence: evidenceOf(page, from, from + value.length), confidence: 0.8 };
+      }
+      continue;
+    }
     const m = PARTY_NAME_LINE.exec(l.text);
     if (m && isName(m[1]!)) {
       const start = l.start + m.index + m[0].lastIndexOf(m[1]!);
       return { value: m[1]!, evidence: evidenceOf(page, start, start + m[1]!.length), confidence: 0.8 };
     }
-    prev = l;
   }
   return null;
 }

@@ -8,6 +8,8 @@
  */
 import type { ExtractedValue, PageText } from '../../domain/extraction.js';
 import {
+  isAddressLine,
+  isPartyName,
   blockAt,
   blockName,
   carriesParty,
@@ -77,6 +79,8 @@ export function sellerFromBlocks(pages: readonly PageText[], sellerVat: string |
       `read from the block with ${legal.why} on page ${legal.page.page}; the address block at the top of page 1 names "${head.name.text.trim()}", which may be the seller's letterhead or the addressee's`,
     );
   }
+  const sender = senderLine(pages);
+  if (sender) return sender;
   if (!head) return null;
   if (top.length > 1) return reading(head.page, head.name, 0.6, null);
   return reading(
@@ -117,4 +121,33 @@ export function nameUnderLabel(page: PageText, labelStart: number): PartyReading
   const seg = where.block.segments[where.segment]!;
   if (!name || !name.labelled || name.start <= seg.end) return null;
   return reading(page, name, 0.8, null);
+}
+
+/** What separates the parts of a sender's line ("Muster GmbH · Hauptstr. 1 · 10115 Berlin"). */
+const SENDER_SEPARATOR = /\s+[·•∙|]\s+|\s+[-–]\s+/u;
+
+/**
+ * The sender's line of a business letter (its return address printed small over the address window: "Muster Software
+ * GmbH · Hauptstr. 1 · 10115 Berlin"): a line in the upper third of page 1 of three parts or more, separated by middle
+ * dots, bars or dashes, the first a name and a later one an address (a street with its number, a postcode and town).
+ * Its first part is the seller's name; the address block under it is the addressee's.
+ */
+function senderLine(pages: readonly PageText[]): PartyReading | null {
+  const page = pages.find((p) => p.page === 1);
+  if (!page) return null;
+  const third = page.height > 0 ? page.height / 3 : Infinity;
+  let start = 0;
+  for (const raw of page.text.split('\n')) {
+    const lineStart = start;
+    start += raw.length + 1;
+    const word = page.words.find((w) => w.offset >= lineStart);
+    if (word && word.offset < lineStart + raw.length && word.box.y0 > third) break;
+    const parts = raw.split(SENDER_SEPARATOR);
+    if (parts.length < 3) continue;
+    const first = parts[0]!.trim();
+    if (!isPartyName(first) || isAddressLine(first) || !parts.slice(1).some((p) => isAddressLine(p))) continue;
+    const at = lineStart + raw.indexOf(first);
+    return reading(page, { text: first, start: at, end: at + first.length, labelled: false }, 0.6, null);
+  }
+  return null;
 }

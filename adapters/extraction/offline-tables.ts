@@ -48,6 +48,14 @@ const SUMMARY_INSIDE = new RegExp(
 const ITEM_ALLOWANCE =
   /(?<![\p{L}])(?:abzgl\.?|abzüglich|rabatt|nachlass|discount|remise|sconto|descuento|korting)(?![\p{L}])/iu;
 
+/**
+ * A line that starts with the label of the document's pre-tax total, tax or total ("Untaxed Amount $ 260.00"): the
+ * lexicon's labels in every language, beyond the summary words above.
+ */
+function startsWithTotal(text: string): boolean {
+  return ['subtotal', 'tax', 'total'].some((f) => findLabels(conceptOf(f), text).some((h) => h.start === 0));
+}
+
 /** Marks OCR reads from specks before a line's first word ("~ Net amount", "| Total"). */
 const LEADING_MARKS = /^(?:[|_~'‘’"`.,:;—–-]+\s+)+/u;
 
@@ -418,8 +426,16 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         // A header row often stands further from its first row (its cell padding, a rule) than the rows from each other.
         if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * rh) break;
         const row = splitTimes(page, boxes ? rowByPosition(line, cols, lh) : rowByTokens(line, cols));
-        const q = numberCell(page, row.quantity, mark);
-        const u = numberCell(page, row.unit_price, mark);
+        let q = numberCell(page, row.quantity, mark);
+        let u = numberCell(page, row.unit_price, mark);
+        // The quantity cell's number stands wholly right of the quantity's header, under a header word that names
+        // nothing readable (unnamedPriceSlot: OCR's "UezO," for "Prezzo / unitario") and the row has no unit price: it
+        // is the unit price of a row that prints no quantity ("Competenze  100,00 … 100,00"), unsure.
+        const slotted = slot && u.value === null && q.value !== null && inSlot(line, row.quantity!, slot);
+        if (slotted) {
+          u = { ...q, confidence: 0.6 };
+          q = empty();
+        }
         const a = numberCell(page, row.amount, mark);
         // A note with numbers under an item, nothing in the amount column: its numbers are a label's values
         // ("Besteller: Hr. Mayer, Personalnr. 4488", "Zählerstand von-bis: 543210 - 544420") or words of a sentence or
@@ -452,7 +468,12 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         }
         // (A stray mark OCR put before the label does not hide it: "~ Net amount '€2'633.96".)
         const bare = line.text.trim().replace(LEADING_MARKS, '');
-        if ((SUMMARY.test(bare) || SUMMARY_INSIDE.test(bare)) && q.value === null && u.value === null) break;
+        if (
+          (SUMMARY.test(bare) || SUMMARY_INSIDE.test(bare) || startsWithTotal(bare)) &&
+          q.value === null &&
+          u.value === null
+        )
+          break;
         if (q.value === null && u.value === null && a.value === null) {
           if (!desc) break;
           if (/:\s*$/u.test(line.text)) {
@@ -486,6 +507,12 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         tableLines.add(`${page.page}:${line.start}`);
         if (!last && !desc && pending.length > 0) above = true;
         const price = u.value === null && slot ? priceInSlot(page, line, slot, q, a, mark) : null;
+        if (slotted)
+          flags.push({
+            field: 'unit_price',
+            item: items.length + drafts.length,
+            reason: `line item ${items.length + drafts.length + 1}: unit price read under a column header that names nothing readable ("${slot.name}"), right of the quantity's column; no quantity printed`,
+          });
         if (price)
           flags.push({
             field: 'unit_price',
@@ -576,6 +603,8 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
 }
 
 const NUMBER_TOKEN = /^[-(]?[$€£]?\d[\d.,'’]*\)?$/u;
+/** A tax rate in a table cell ("21%", "7,5 %" is two tokens and not one). */
+const RATE_TOKEN = /^\d{1,2}(?:[.,]\d{1,2})?%$/u;
 
 /**
  * A header word that names no column, right of the quantity's header and before the next column's, in a table without
@@ -596,6 +625,12 @@ function unnamedPriceSlot(
     .filter((w) => w.box.x0 > q.x1 && w.box.x1 < next.x0 && /\p{L}/u.test(w.text));
   if (words.length !== 1) return null;
   return { x0: q.x1, x1: next.x0, name: words[0]!.text };
+}
+
+/** True when the words of `cell` on the line stand wholly inside the slot (right of the quantity's header). */
+function inSlot(line: Line, cell: Cell, slot: { x0: number; x1: number }): boolean {
+  const ws = line.words.filter((w) => w.offset >= cell.start && w.offset < cell.end);
+  return ws.length > 0 && ws.every((w) => w.box.x0 > slot.x0 && w.box.x1 < slot.x1);
 }
 
 /**
@@ -690,9 +725,15 @@ function itemRow(page: PageText, line: Line, boxes: boolean, mark: DecimalMark |
         right: 0,
       }));
   if (tokens.length < 4 || SUMMARY.test(line.text.trim())) return null;
-  const nums = tokens.slice(-3);
-  if (!nums.every((t) => NUMBER_TOKEN.test(t.text)) || NUMBER_TOKEN.test(tokens[tokens.length - 4]!.text)) return null;
-  const desc = tokens.slice(0, -3);
+  // The trailing numbers, less one tax rate among them ("1  45,00  21%  45,00"): a rate is no cell of the item.
+  let k = tokens.length;
+  let rate = 0;
+  while (k > 0 && (NUMBER_TOKEN.test(tokens[k - 1]!.text) || (RATE_TOKEN.test(tokens[k - 1]!.text) && rate++ < 1))) k--;
+  if (rate > 1) return null;
+  const trailing = tokens.slice(k);
+  if (trailing.length - rate !== 3 || (rate === 1 && RATE_TOKEN.test(trailing[0]!.text))) return null;
+  const nums = trailing.filter((t) => !RATE_TOKEN.test(t.text));
+  const desc = tokens.slice(0, k);
   if (!desc.some((t) => /\p{L}/u.test(t.text))) return null;
   const [q, u, a] = nums.map((t) => numberCell(page, t, mark));
   if (!q!.value || !u!.value || !a!.value) return null;
