@@ -875,10 +875,27 @@ function anotherDatesLabel(document: PositionedText, v: ExtractedValue, id: keyo
     return onLine === 'own' ? null : onLine;
   }
   // Nothing before it on its line: the header above it in its column.
-  const box = v.evidence!.box;
+  const head = headerAbove(page, v.evidence!.box);
+  if (head === null) return null;
+  const verdict = judge(head, 'under');
+  return verdict === 'own' ? null : verdict;
+}
+
+/**
+ * The header cell over a value's box: the words of the nearest line above it (within three of its heights) that
+ * overlap it, widened to the words of that line set apart from their neighbours by at most a space's gap ("Date
+ * d'échéance" over "14/09/2026"). Null when no word with a letter is above it, or the cell holds a figure.
+ */
+function headerAbove(page: PageText, box: Box | null): string | null {
   if (!box) return null;
+  const reach = 3 * Math.max(1, box.y1 - box.y0);
   const above = page.words.filter(
-    (w) => w.box.y1 <= box.y0 + 1 && w.box.x0 < box.x1 && w.box.x1 > box.x0 && /\p{L}/u.test(w.text),
+    (w) =>
+      w.box.y1 <= box.y0 + 1 &&
+      box.y0 - w.box.y1 <= reach &&
+      w.box.x0 < box.x1 &&
+      w.box.x1 > box.x0 &&
+      /\p{L}/u.test(w.text),
   );
   if (above.length === 0) return null;
   const nearest = Math.max(...above.map((w) => w.box.y1));
@@ -892,8 +909,8 @@ function anotherDatesLabel(document: PositionedText, v: ExtractedValue, id: keyo
     if (w.box.x0 > box.x1 && cell.length > 0 && w.box.x0 - cell.at(-1)!.box.x1 > 12) break;
     cell.push(w);
   }
-  const verdict = judge(cell.map((w) => w.text).join(' '), 'under');
-  return verdict === 'own' ? null : verdict;
+  // A header names; a cell holding a figure is a label with its value ("Customer No: 4711"), not a header.
+  return cell.length > 0 && !cell.some((w) => /\p{N}/u.test(w.text)) ? cell.map((w) => w.text).join(' ') : null;
 }
 
 /** The last label of `re` in `text` and where it ends, or null. */
@@ -927,6 +944,8 @@ function notAnInvoiceNumber(document: PositionedText, v: ExtractedValue, value: 
     /:\s*$/u.test(where.block.segments[where.segment - 1]!.text)
   )
     before = where.block.segments[where.segment - 1]!.text;
+  // Nothing labels it on its line or above: the header over it in its column ("Order ID" over "OD1234567").
+  if (!/[\p{L}]/u.test(before)) before = headerAbove(page, v.evidence!.box) ?? before;
   const invoiceLabel = lastLabel(INVOICE_NUMBER_LABEL, before);
   const other = (re: RegExp) => {
     const end = lastLabel(re, before);

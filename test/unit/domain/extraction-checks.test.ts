@@ -1538,3 +1538,36 @@ describe("session 11: a date read under another date's label", () => {
     expect(flaggedNames(checkDocument(right, columns, concept))).toEqual([]);
   });
 });
+
+describe("session 11: an invoice number read under another number's column header", () => {
+  // A header row of several numbers over their values ("Order ID  Invoice No  Customer No"): the value under the
+  // order's header is the order number, whatever the engine took it for.
+  const columns = doc([
+    [
+      [50, 'Order ID'],
+      [200, 'Invoice No'],
+      [350, 'Customer No'],
+    ],
+    [
+      [50, 'OD1234567'],
+      [200, 'FA-2024-118'],
+      [350, 'C-77120'],
+    ],
+  ]);
+  const p = columns.pages[0]!;
+
+  it("under the order's or the customer number's header it is flagged; under its own it is not", () => {
+    for (const [snippet, why] of [
+      ['OD1234567', /order number/u],
+      ['C-77120', /customer number/u],
+    ] as const) {
+      const wrong = answer({ invoice_number: at(p, snippet, snippet) });
+      expectEvidenceOk(wrong, columns);
+      const check = checkDocument(wrong, columns, concept);
+      expect(flaggedNames(check)).toEqual(['invoice_number']);
+      expect(check.reasons.join(' ')).toMatch(why);
+    }
+    const right = answer({ invoice_number: at(p, 'FA-2024-118', 'FA-2024-118') });
+    expect(flaggedNames(checkDocument(right, columns, concept))).toEqual([]);
+  });
+});
