@@ -32,6 +32,7 @@ import {
   CONCEPTS,
   labelAlternation,
   CUSTOMER_NUMBER_LABELS,
+  OTHER_LABELS,
   PHONE_LABELS,
   TAX_INCLUDED_WORDS,
   TAX_NAMES,
@@ -347,8 +348,67 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
       );
   }
 
+  // 7a. VAT rows: a rate, its base and its tax on one row (a VAT summary: "MwSt 19% 100.00 19.00"; "20.0% 600.00€
+  // 120.00€ 720.00€" under "Taux TVA  Base HT  MT TVA  TTC"), the row naming a tax or under a line that does (a
+  // discount row "Rabatt 10% 1200.00 120.00" is none). Their arithmetic confirms a tax as a sum would: the one rate's
+  // tax, or the rates' taxes together. A tax that is one rate's tax where the page prints several is not the
+  // document's tax (session 11: "a tax printed only per rate"), even where the rates bracket it (7.).
+  const vatRows: { rate: number; tax: number; decimals: number }[] = [];
+  let underTaxName = false;
+  for (const l of lines) {
+    if (l.trim() === '') continue;
+    const named = TAX_WORD.test(l) && findTaxIds(l).length === 0 && !REGISTRATION_WORD.test(l);
+    const rates = [...l.matchAll(PERCENT)]
+      .map((m) => Number(m[2]!.replace(',', '.')))
+      .filter((r) => r > 0 && r <= MAX_TAX_RATE);
+    const figures = findAmounts(l.replace(PERCENT, ' '))
+      .filter((a) => a.value.includes('.'))
+      .map((a) => ({ value: Math.abs(Number(a.value)), decimals: a.value.split('.')[1]!.length }));
+    const r = rates.length === 1 ? rates[0]! : null;
+    const t =
+      r === null
+        ? undefined
+        : figures.find((t) =>
+            figures.some(
+              (b) =>
+                b !== t &&
+                b.value > t.value &&
+                Math.abs((b.value * r) / 100 - t.value) <= half(t) + (r / 100) * half(b) + EPSILON,
+            ),
+          );
+    if (r !== null && t && t.value > 0 && (named || underTaxName)) {
+      vatRows.push({ rate: r, tax: t.value, decimals: t.decimals });
+      underTaxName = true;
+    } else underTaxName = named;
+  }
+  let oneRateOnly: string | null = null;
+  if (tax && tax.value !== 0 && vatRows.length > 0) {
+    const near = (x: number, d: number) => Math.abs(Math.abs(tax.value) - x) <= half(tax) + 0.5 * 10 ** -d + EPSILON;
+    // The same rate and tax on two rows is a repeated summary, or two taxes of one rate (India's CGST 9% and SGST
+    // 9%): the rows' sum with and without the repeats.
+    const distinct = vatRows.filter(
+      (v, i) => vatRows.findIndex((w) => w.rate === v.rate && Math.abs(w.tax - v.tax) <= EPSILON) === i,
+    );
+    const decimals = Math.max(...vatRows.map((v) => v.decimals));
+    const sums = [distinct, vatRows].map((rows) => ({
+      value: rows.reduce((s, v) => s + v.tax, 0),
+      tol: rows.length * 0.5 * 10 ** -decimals,
+    }));
+    const rates = new Set(vatRows.map((v) => v.rate));
+    const own = vatRows.find((v) => near(v.tax, v.decimals));
+    if (vatRows.length === 1 && own) confirmed.add(tax.name);
+    else if (
+      vatRows.length > 1 &&
+      sums.some((x) => Math.abs(Math.abs(tax.value) - x.value) <= half(tax) + x.tol + EPSILON)
+    )
+      confirmed.add(tax.name);
+    else if (rates.size > 1 && own && !confirmed.has(tax.name))
+      oneRateOnly = `${tax.name} ${tax.text} is the tax of one VAT rate only (${own.rate}%): the page prints a tax per rate (${distinct.map((v) => `${v.rate}%: ${fmt(v.tax, v.decimals)}`).join(', ')}), ${fmt(sums[0]!.value, decimals)} together`;
+  }
+  if (oneRateOnly && tax) fail(oneRateOnly, [field(tax.name)]);
+
   // 7. The tax: named by the document, not more than the total, and the rate printed times its base.
-  if (tax && tax.value !== 0) {
+  if (tax && tax.value !== 0 && !oneRateOnly) {
     if (!document.pages.some((p) => TAX_WORD.test(p.text))) {
       fail(`${tax.name} ${tax.text} is given, but the document names no tax (VAT, GST, sales tax…)`, [field(tax.name)]);
     } else if (total && total.value > 0 && tax.value > total.value + EPSILON) {
@@ -667,6 +727,16 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
     if (why) out.push({ reason: `${f} "${clip(value)}" ${why}`, fields: [f] });
   }
 
+  // 10b. Dates: a date printed after (on its line) or under (its column's header) another date's label is that date
+  // ("Due date: 31/03/2024" read as the invoice date; the "Date de livraison" column read as the due date).
+  for (const id of ['invoice_date', 'due_date'] as const) {
+    for (const { f, v, value } of ofConcept(result, conceptOf, id)) {
+      if (v.evidence?.source === 'xml') continue;
+      const why = anotherDatesLabel(document, v, id);
+      if (why) out.push({ reason: `${f} "${clip(value)}" ${why}`, fields: [f] });
+    }
+  }
+
   // 12. Line items that look misread: a row with a quantity or price but no amount; a description with no word.
   result.items.forEach((it, i) => {
     // An engine may leave a cell out: a missing cell is a null value.
@@ -752,6 +822,97 @@ function labelledBy(page: PageText, at: number, id: string): boolean {
   );
 }
 
+/** Labels of dates that are neither the invoice date nor the due date (delivery, order, service, payment…). */
+const OTHER_DATE_LABELS = OTHER_LABELS.filter((l) => /dat|period|périod|zeitraum|until/iu.test(l));
+const DATE_LABELS = {
+  invoice_date: {
+    own: labelsRe(CONCEPTS.find((c) => c.id === 'invoice_date')!.labels),
+    other: labelsRe([...CONCEPTS.find((c) => c.id === 'due_date')!.labels, ...OTHER_DATE_LABELS]),
+    name: 'the invoice date',
+  },
+  due_date: {
+    own: labelsRe(CONCEPTS.find((c) => c.id === 'due_date')!.labels),
+    other: labelsRe([...CONCEPTS.find((c) => c.id === 'invoice_date')!.labels, ...OTHER_DATE_LABELS]),
+    name: 'the due date',
+  },
+} as const;
+
+/** The last match of `re` in `text` (the one ending last; of two ending together, the longer), or null. */
+function lastMatch(re: RegExp, text: string): { start: number; end: number; text: string } | null {
+  let best: { start: number; end: number; text: string } | null = null;
+  for (const m of text.matchAll(re)) {
+    const end = m.index + m[0].length;
+    if (!best || end > best.end || (end === best.end && m.index < best.start))
+      best = { start: m.index, end, text: m[0] };
+  }
+  return best;
+}
+
+/**
+ * Why a date read for `id` is another date: the label it follows on its line, or else the header above it in its
+ * column (the words of the nearest line above that overlap its box), is another date's and not its own (of two labels
+ * ending together, "Due date" over "date", the longer). Null when its own label is the last, or no label is found.
+ */
+function anotherDatesLabel(document: PositionedText, v: ExtractedValue, id: keyof typeof DATE_LABELS): string | null {
+  const page = pageOf(document, v);
+  if (!page) return null;
+  const at = snippetStarts(page, v.evidence!)[0];
+  if (at === undefined) return null;
+  const labels = DATE_LABELS[id];
+  const lineStart = page.text.lastIndexOf('\n', at - 1) + 1;
+  const where = blockAt(page, at);
+  const segStart = where ? where.block.segments[where.segment]!.start : lineStart;
+  const judge = (text: string, how: string) => {
+    const own = lastMatch(labels.own, text);
+    const other = lastMatch(labels.other, text);
+    if (!other) return own ? 'own' : null;
+    if (own && (own.end > other.end || (own.end === other.end && own.start <= other.start))) return 'own';
+    return `is printed ${how} "${other.text.trim()}", another date's label: not ${labels.name}`;
+  };
+  const before = page.text.slice(Math.max(segStart, lineStart), at);
+  if (/\p{L}{2}/u.test(before)) {
+    const onLine = judge(before, 'after');
+    return onLine === 'own' ? null : onLine;
+  }
+  // Nothing before it on its line: the header above it in its column.
+  const head = headerAbove(page, v.evidence!.box);
+  if (head === null) return null;
+  const verdict = judge(head, 'under');
+  return verdict === 'own' ? null : verdict;
+}
+
+/**
+ * The header cell over a value's box: the words of the nearest line above it (within three of its heights) that
+ * overlap it, widened to the words of that line set apart from their neighbours by at most a space's gap ("Date
+ * d'échéance" over "14/09/2026"). Null when no word with a letter is above it, or the cell holds a figure.
+ */
+function headerAbove(page: PageText, box: Box | null): string | null {
+  if (!box) return null;
+  const reach = 3 * Math.max(1, box.y1 - box.y0);
+  const above = page.words.filter(
+    (w) =>
+      w.box.y1 <= box.y0 + 1 &&
+      box.y0 - w.box.y1 <= reach &&
+      w.box.x0 < box.x1 &&
+      w.box.x1 > box.x0 &&
+      /\p{L}/u.test(w.text),
+  );
+  if (above.length === 0) return null;
+  const nearest = Math.max(...above.map((w) => w.box.y1));
+  const header = page.words
+    .filter((w) => Math.abs(w.box.y1 - nearest) < 2 && w.box.x1 > box.x0 - 60 && w.box.x0 < box.x1 + 60)
+    .sort((a, b) => a.box.x0 - b.box.x0);
+  // The header cell over the value: the words of that line from the last gap of more than a space before the value.
+  const cell: typeof header = [];
+  for (const w of header) {
+    if (cell.length > 0 && w.box.x0 - cell.at(-1)!.box.x1 > 12 && w.box.x0 <= box.x1) cell.length = 0;
+    if (w.box.x0 > box.x1 && cell.length > 0 && w.box.x0 - cell.at(-1)!.box.x1 > 12) break;
+    cell.push(w);
+  }
+  // A header names; a cell holding a figure is a label with its value ("Customer No: 4711"), not a header.
+  return cell.length > 0 && !cell.some((w) => /\p{N}/u.test(w.text)) ? cell.map((w) => w.text).join(' ') : null;
+}
+
 /** The last label of `re` in `text` and where it ends, or null. */
 function lastLabel(re: RegExp, text: string): number | null {
   let end: number | null = null;
@@ -783,6 +944,8 @@ function notAnInvoiceNumber(document: PositionedText, v: ExtractedValue, value: 
     /:\s*$/u.test(where.block.segments[where.segment - 1]!.text)
   )
     before = where.block.segments[where.segment - 1]!.text;
+  // Nothing labels it on its line or above: the header over it in its column ("Order ID" over "OD1234567").
+  if (!/[\p{L}]/u.test(before)) before = headerAbove(page, v.evidence!.box) ?? before;
   const invoiceLabel = lastLabel(INVOICE_NUMBER_LABEL, before);
   const other = (re: RegExp) => {
     const end = lastLabel(re, before);

@@ -62,12 +62,17 @@ export interface CorpusArchive {
   licence: string;
   /** Whether its documents may be committed here; none are (all are fetched). */
   commit: boolean;
+  /** Set when the bench never downloads it: its documents were printed from it once and are committed (says how). */
+  printed_only?: string;
 }
 
 export interface CorpusDocument {
   id: string;
   archive: string;
-  /** The path of the file inside the archive. */
+  /**
+   * The path of the file inside the archive; for archive `corpus`, a file committed under bench/extraction-corpus/
+   * (the French prints of ads-facturx, session 11, whose licence allows it).
+   */
   member: string;
   member_sha256: string;
   /**
@@ -279,6 +284,15 @@ export async function fetchCorpus(
       out.push({ doc, path });
       continue;
     }
+    if (doc.archive === 'corpus') {
+      // A document committed under bench/extraction-corpus/ (its licence allows it; how it was made is in the README).
+      const bytes = await readFile(join(CORPUS_DIR, doc.member));
+      if (sha256(bytes) !== doc.member_sha256)
+        throw new Error(`corpus: ${doc.member} does not match its pinned SHA-256`);
+      await writeAtomic(path, bytes);
+      out.push({ doc, path });
+      continue;
+    }
     const a = manifest.archives[doc.archive];
     if (!a) throw new Error(`corpus: ${doc.id} names an unknown archive ${doc.archive}`);
     const member = await readMember(await archivePath(cache, a, progress), doc.member);
@@ -297,8 +311,8 @@ export async function fetchCorpus(
   }
   if (reused) progress(`corpus: ${reused} of ${docs.length} documents reused from the cache (${cache})`);
   // A Debian documentation package is hundreds of MB for a few small PDFs: once its members are taken, it goes.
-  for (const a of new Set(docs.map((d) => manifest.archives[d.archive]!))) {
-    if (a.registry === 'debian') await rm(join(cache, 'archives', a.file), { force: true });
+  for (const a of new Set(docs.map((d) => manifest.archives[d.archive]))) {
+    if (a?.registry === 'debian') await rm(join(cache, 'archives', a.file), { force: true });
   }
   return out;
 }

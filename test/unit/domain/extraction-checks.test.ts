@@ -272,11 +272,21 @@ describe('document checks: the defects measured on real invoices', () => {
     const c = checkDocument(result, page, concept);
     expect(flaggedNames(c)).toEqual(['due_date', 'invoice_date']);
     expect(c.reasons).toEqual(['due_date 2024-02-14 is before invoice_date 2024-03-15']);
+    // Due on the day of issue, each date read after its own label (session 11: a due date read after the invoice
+    // date's label is flagged by its own check, so each must come from its own place).
+    const sameDay = doc([
+      [
+        [50, 'Invoice date: 15.03.2024'],
+        [300, 'Due date: 15.03.2024'],
+      ],
+    ]);
+    const q = sameDay.pages[0]!;
     const same = answer({
-      invoice_date: at(p, '15.03.2024', '2024-03-15'),
-      due_date: at(p, '15.03.2024', '2024-03-15'),
+      invoice_date: at(q, '15.03.2024', '2024-03-15'),
+      due_date: at(q, '15.03.2024', '2024-03-15', { nth: 1 }),
     });
-    expect(checkDocument(same, page, concept).flags).toEqual([]);
+    expectEvidenceOk(same, sameDay);
+    expect(checkDocument(same, sameDay, concept).flags).toEqual([]);
   });
 });
 
@@ -1340,5 +1350,224 @@ describe('session 10: a VAT id whose check digits hold confirms itself', () => {
       concept,
     );
     expect(flaggedNames(c)).toEqual(['buyer_vat_id']);
+  });
+});
+
+describe('session 11: a tax printed per VAT rate (rate, base and tax on one row)', () => {
+  // A VAT summary as many layouts print it: one row per rate with the rate, its base and its tax (ads-facturx's French
+  // layouts: "Taux TVA  Base HT  MT TVA  TTC" over "20.0%  600.00€  120.00€  720.00€"; the ZUGFeRD pages' per-rate
+  // rows). The rows are the page's own arithmetic: base × rate = tax.
+  const twoRates = doc([
+    [
+      [50, 'Artikel A'],
+      [430, '100.00'],
+    ],
+    [
+      [50, 'Artikel B'],
+      [430, '50.00'],
+    ],
+    [
+      [50, 'MwSt'],
+      [200, '19%'],
+      [300, '100.00'],
+      [430, '19.00'],
+    ],
+    [
+      [50, 'MwSt'],
+      [200, '7%'],
+      [300, '50.00'],
+      [430, '3.50'],
+    ],
+    [
+      [50, 'Gesamtbetrag'],
+      [430, '172.50'],
+    ],
+  ]);
+  const p2 = twoRates.pages[0]!;
+
+  it("one rate's tax given as the tax is flagged on its own, even where the rates bracket it", () => {
+    // 19.00 lies between 7% and 19% of 172.50 − 19.00, so the rates alone cannot tell it from the whole tax (22.50).
+    const result = answer({
+      tax: at(p2, '19.00', '19.00'),
+      total: at(p2, '172.50', '172.50'),
+    });
+    expectEvidenceOk(result, twoRates);
+    const check = checkDocument(result, twoRates, concept);
+    expect(flaggedNames(check)).toContain('tax');
+    const reason = check.flags.find((f) => f.field === 'tax')!.reason;
+    expect(reason).toMatch(/one VAT rate/u);
+    expect(reason).toMatch(/22\.50/u);
+  });
+
+  it('the sum of the per-rate taxes is confirmed by the rows', () => {
+    const page = layoutPage([
+      [
+        [50, 'MwSt'],
+        [200, '19%'],
+        [300, '100.00'],
+        [430, '19.00'],
+      ],
+      [
+        [50, 'MwSt'],
+        [200, '7%'],
+        [300, '50.00'],
+        [430, '3.50'],
+      ],
+      [
+        [50, 'MwSt gesamt'],
+        [430, '22.50'],
+      ],
+    ]);
+    const document: PositionedText = { pages: [page], truncated: false, warnings: [] };
+    // Read under its label, not on its line (confidence 0.8): no other sum confirms it, the rows do.
+    const result = answer({ tax: at(page, '22.50', '22.50', { confidence: 0.8 }) });
+    expectEvidenceOk(result, document);
+    expect(flaggedNames(checkDocument(result, document, concept))).toEqual([]);
+  });
+
+  it('a single rate row confirms the tax on it (base × rate = tax), as a sum would', () => {
+    // fr-adsfx-*: the tax is printed only in the VAT summary row, under its column header (read at 0.8).
+    const page = layoutPage([
+      [
+        [300, 'Taux TVA'],
+        [380, 'Base HT'],
+        [450, 'MT TVA'],
+        [520, 'TTC'],
+      ],
+      [
+        [300, '20.0%'],
+        [380, '600.00€'],
+        [450, '120.00€'],
+        [520, '720.00€'],
+      ],
+    ]);
+    const document: PositionedText = { pages: [page], truncated: false, warnings: [] };
+    const result = answer({ tax: at(page, '120.00', '120.00', { confidence: 0.8 }) });
+    expectEvidenceOk(result, document);
+    expect(flaggedNames(checkDocument(result, document, concept))).toEqual([]);
+  });
+
+  it('a discount row is no VAT row: its figure confirms no tax', () => {
+    const page = layoutPage([
+      [
+        [50, 'Rabatt'],
+        [200, '10%'],
+        [300, '1200.00'],
+        [430, '120.00'],
+      ],
+    ]);
+    const document: PositionedText = { pages: [page], truncated: false, warnings: [] };
+    const result = answer({ tax: at(page, '120.00', '120.00', { confidence: 0.8 }) });
+    expect(flaggedNames(checkDocument(result, document, concept))).toEqual(['tax']);
+  });
+});
+
+describe('session 11: two taxes of one rate (CGST and SGST)', () => {
+  const page = layoutPage([
+    [
+      [50, 'CGST'],
+      [200, '9%'],
+      [300, '100.00'],
+      [430, '9.00'],
+    ],
+    [
+      [50, 'SGST'],
+      [200, '9%'],
+      [300, '100.00'],
+      [430, '9.00'],
+    ],
+  ]);
+  const document: PositionedText = { pages: [page], truncated: false, warnings: [] };
+
+  it('half of the tax is not confirmed by its row: the rows of the same rate add up', () => {
+    const half = answer({ tax: at(page, '9.00', '9.00', { confidence: 0.8 }) });
+    expect(flaggedNames(checkDocument(half, document, concept))).toEqual(['tax']);
+  });
+});
+
+describe("session 11: a date read under another date's label", () => {
+  // The issue's "the due date and a related invoice's date given as the invoice date": the snippet is on the page, so
+  // only the label the value is printed after (on its line) or under (the header above it) tells whose date it is.
+  const inLine = doc([
+    [
+      [50, 'Invoice date: 01/03/2024'],
+      [300, 'Due date: 31/03/2024'],
+    ],
+  ]);
+  const columns = doc([
+    [
+      [50, 'Date de la facture'],
+      [200, "Date d'échéance"],
+      [350, 'Date de livraison'],
+    ],
+    [
+      [50, '15/08/2026'],
+      [200, '14/09/2026'],
+      [350, '16/08/2026'],
+    ],
+  ]);
+
+  it("an invoice date read after the due date's label on its line is flagged; the due date read there is not", () => {
+    const p = inLine.pages[0]!;
+    const wrong = answer({ invoice_date: at(p, '31/03/2024', '2024-03-31') });
+    expectEvidenceOk(wrong, inLine);
+    const check = checkDocument(wrong, inLine, concept);
+    expect(flaggedNames(check)).toEqual(['invoice_date']);
+    expect(check.reasons.join(' ')).toMatch(/Due date/u);
+    const right = answer({
+      invoice_date: at(p, '01/03/2024', '2024-03-01'),
+      due_date: at(p, '31/03/2024', '2024-03-31'),
+    });
+    expect(flaggedNames(checkDocument(right, inLine, concept))).toEqual([]);
+  });
+
+  it("a date read under another date's column header is flagged; under its own it is not", () => {
+    const p = columns.pages[0]!;
+    // Each alone, so that no other check (the due date before the invoice date) says anything.
+    const dueAsIssued = answer({ invoice_date: at(p, '14/09/2026', '2026-09-14') });
+    expectEvidenceOk(dueAsIssued, columns);
+    expect(flaggedNames(checkDocument(dueAsIssued, columns, concept))).toEqual(['invoice_date']);
+    const deliveryAsDue = answer({ due_date: at(p, '16/08/2026', '2026-08-16') });
+    const check = checkDocument(deliveryAsDue, columns, concept);
+    expect(flaggedNames(check)).toEqual(['due_date']);
+    expect(check.reasons.join(' ')).toMatch(/Date de livraison/u);
+    const right = answer({
+      invoice_date: at(p, '15/08/2026', '2026-08-15'),
+      due_date: at(p, '14/09/2026', '2026-09-14'),
+    });
+    expect(flaggedNames(checkDocument(right, columns, concept))).toEqual([]);
+  });
+});
+
+describe("session 11: an invoice number read under another number's column header", () => {
+  // A header row of several numbers over their values ("Order ID  Invoice No  Customer No"): the value under the
+  // order's header is the order number, whatever the engine took it for.
+  const columns = doc([
+    [
+      [50, 'Order ID'],
+      [200, 'Invoice No'],
+      [350, 'Customer No'],
+    ],
+    [
+      [50, 'OD1234567'],
+      [200, 'FA-2024-118'],
+      [350, 'C-77120'],
+    ],
+  ]);
+  const p = columns.pages[0]!;
+
+  it("under the order's or the customer number's header it is flagged; under its own it is not", () => {
+    for (const [snippet, why] of [
+      ['OD1234567', /order number/u],
+      ['C-77120', /customer number/u],
+    ] as const) {
+      const wrong = answer({ invoice_number: at(p, snippet, snippet) });
+      expectEvidenceOk(wrong, columns);
+      const check = checkDocument(wrong, columns, concept);
+      expect(flaggedNames(check)).toEqual(['invoice_number']);
+      expect(check.reasons.join(' ')).toMatch(why);
+    }
+    const right = answer({ invoice_number: at(p, 'FA-2024-118', 'FA-2024-118') });
+    expect(flaggedNames(checkDocument(right, columns, concept))).toEqual([]);
   });
 });
