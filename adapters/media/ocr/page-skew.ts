@@ -51,6 +51,79 @@ const median = (v: number[]): number => {
   return s[Math.floor(s.length / 2)]!;
 };
 
+/**
+ * A component of print is of a letter's or a word's size when its shorter side is at most this share of the measured
+ * image's longest side (about 4 mm of an A4 page: type up to about 30 pt) and its longer side at most TEXT_LONG.
+ */
+const TEXT_SHORT = 0.04;
+/** ... and its longer side at most this share (about 45 mm of an A4 page: a long word in large type). */
+const TEXT_LONG = 0.15;
+
+/**
+ * The dark pixels (`dark`: 1 = dark) that belong to components (8-connected) of a letter's or a word's size
+ * (TEXT_SHORT, TEXT_LONG), as a mask. The skew is the text lines' angle; a picture's long strokes (an engraving's
+ * hatching, a striped graphic, ruled lines at an angle) and large blobs (halftone photographs, black borders) are left
+ * out: a picture of parallel lines turned 9° under phototest out-weighed its text lines, and the upright page was
+ * measured 9° crooked (bench/README.md, "Issue 30, session 11").
+ */
+function textLike(dark: Uint8Array, width: number, height: number): Uint8Array {
+  const parent = new Int32Array(width * height).fill(-1);
+  const find = (i: number): number => {
+    let r = i;
+    while (parent[r] !== r) r = parent[r]!;
+    while (parent[i] !== r) {
+      const next = parent[i]!;
+      parent[i] = r;
+      i = next;
+    }
+    return r;
+  };
+  const union = (a: number, b: number) => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (!dark[i]) continue;
+      parent[i] = i;
+      if (x > 0 && dark[i - 1]) union(i, i - 1);
+      if (y > 0) {
+        const up = i - width;
+        if (dark[up]) union(i, up);
+        if (x > 0 && dark[up - 1]) union(i, up - 1);
+        if (x < width - 1 && dark[up + 1]) union(i, up + 1);
+      }
+    }
+  }
+  const boxes = new Map<number, [number, number, number, number]>();
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (!dark[i]) continue;
+      const r = find(i);
+      const b = boxes.get(r);
+      if (!b) boxes.set(r, [x, y, x, y]);
+      else {
+        if (x < b[0]) b[0] = x;
+        if (x > b[2]) b[2] = x;
+        if (y > b[3]) b[3] = y;
+      }
+    }
+  }
+  const side = Math.max(width, height);
+  const small = new Set<number>();
+  for (const [r, [x0, y0, x1, y1]] of boxes) {
+    const w = x1 - x0 + 1;
+    const h = y1 - y0 + 1;
+    if (Math.min(w, h) <= TEXT_SHORT * side && Math.max(w, h) <= TEXT_LONG * side) small.add(r);
+  }
+  const keep = new Uint8Array(width * height);
+  for (let i = 0; i < width * height; i++) if (dark[i] && small.has(find(i))) keep[i] = 1;
+  return keep;
+}
+
 /** Share of dark pixels from which a page is said to have print on it (a blank scanned page has less). */
 const INKED_SHARE = 0.002;
 
@@ -70,18 +143,26 @@ export async function measureSkew(image: string | Buffer): Promise<{ skew: numbe
   for (let i = 0; i < width * height; i++) if (data[i * channels]! < 128) count++;
   const inked = count >= INKED_SHARE * width * height;
   if (count < 200) return { skew: 0, inked };
-  const xs = new Int32Array(count);
-  const ys = new Int32Array(count);
+  const dark = new Uint8Array(width * height);
+  for (let i = 0; i < width * height; i++) dark[i] = data[i * channels]! < 128 ? 1 : 0;
+  const keep = textLike(dark, width, height);
+  const kept = keep.reduce((a, b) => a + b, 0);
+  // Too little print of letters' size (a page of pictures, or of large type only): all the print is measured.
+  const mask = kept >= 200 ? keep : dark;
+  const n = kept >= 200 ? kept : count;
+  const xs = new Int32Array(n);
+  const ys = new Int32Array(n);
   let k = 0;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      if (data[(y * width + x) * channels]! < 128) {
+      if (mask[y * width + x]) {
         xs[k] = x;
         ys[k] = y;
         k++;
       }
     }
   }
+  count = n;
   const span = Math.ceil(width + height);
   const bins = new Int32Array(4 * span);
   const offset = 2 * span;
