@@ -7,9 +7,8 @@ import { DomainError } from '../../domain/errors.js';
 import type { MediaToolOptions } from '../../adapters/media/av/media-process.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
-import { getUpload } from '../../db/repositories/uploads.repo.js';
 import { uploadJson } from '../../services/processing/records.js';
-import { deleteUpload, storeUploads } from '../../services/processing/uploads.js';
+import { companyUpload, deleteUpload, storeUploads } from '../../services/processing/uploads.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { mountUploadList } from '../shared/processing/upload-list.routes.js';
@@ -234,14 +233,7 @@ export function mountUploads(
    * → 404; past its retention (`expires_at`, or its bytes purged) → 410, as using it in an estimate or job is.
    */
   router.get('/uploads/:id', async (ctx) => {
-    const upload = await getUpload(deps.db, keyOf(ctx).tenantId, ctx.params['id'] ?? '');
-    if (!upload) throw new DomainError('not_found', 'Upload not found');
-    if (upload.purgedAt || upload.expiresAt.getTime() <= now().getTime()) {
-      throw new DomainError(
-        'gone',
-        `Upload ${upload.id} has expired (sources are kept ${deps.limits.retentionDays} days)`,
-      );
-    }
+    const upload = await companyUpload({ ...deps, now }, keyOf(ctx).tenantId, ctx.params['id'] ?? '');
     ctx.body = uploadJson(upload);
   });
 

@@ -132,3 +132,23 @@ export async function deleteUpload(
   });
   await deps.store.remove(upload.id);
 }
+
+/**
+ * An upload of the company as its record shows it: unknown, deleted or another company's → not found; past its
+ * retention (`expires_at`, or its bytes purged) → 410 `gone`, as using it in an estimate or job is.
+ */
+export async function companyUpload(
+  deps: { db: Db; limits: Pick<UploadStoreDeps['limits'], 'retentionDays'>; now: () => Date },
+  companyId: string,
+  uploadId: string,
+): Promise<Upload> {
+  const upload = await getUpload(deps.db, companyId, uploadId);
+  if (!upload) throw new DomainError('not_found', 'Upload not found');
+  if (upload.purgedAt || upload.expiresAt.getTime() <= deps.now().getTime()) {
+    throw new DomainError(
+      'gone',
+      `Upload ${upload.id} has expired (sources are kept ${deps.limits.retentionDays} days)`,
+    );
+  }
+  return upload;
+}
