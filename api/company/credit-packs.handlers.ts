@@ -12,7 +12,8 @@ import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { purchasePageSchema } from './responses.js';
 import { answer } from '../http/contract.js';
 import { publicBase } from '../http/public-origin.js';
-import { purchaseJson, purchaseNetworks, startPurchase } from '../../services/self-service/purchases.js';
+import { purchaseJson, purchaseNetworks } from '../../services/self-service/purchases.js';
+import { orderCreditPack } from '../../services/self-service/orders.js';
 
 export interface CreditPackDeps {
   db: Db;
@@ -61,28 +62,8 @@ export function mountCreditPacks(signedIn: Router<AppState>, admin: Router<AppSt
   /** POST /credit-packs/purchases `{pack, network, payer}` → 201: a purchase awaiting its payment to the platform's wallet. */
   admin.post('/credit-packs/purchases', async (ctx) => {
     const body = parsePackPurchase(ctx.request.body);
-    const pack = deps.selfService.creditPacks.find((p) => p.id === body.pack);
-    if (!pack)
-      throw new DomainError('not_found', 'pack: no credit pack with this id (see GET /api/company/credit-packs)', {
-        issues: [{ path: 'pack', message: 'no credit pack with this id' }],
-      });
     const now = deps.now();
-    const companyId = memberOf(ctx).companyId;
-    const purchase = await deps.db.transaction((trx) =>
-      startPurchase(
-        trx,
-        deps.selfService,
-        {
-          buyer: { kind: 'credits', companyId },
-          pack: { id: pack.id, credits: BigInt(pack.credits) },
-          network: body.network,
-          payer: body.payer,
-          priceAtomic: BigInt(pack.priceAtomic),
-          description: `${pack.credits} credits for ${companyId}`,
-        },
-        now,
-      ),
-    );
+    const purchase = await orderCreditPack(deps.selfService, deps.db, memberOf(ctx).companyId, body, now);
     ctx.status = 201;
     ctx.body = purchaseJson(purchase, publicBase(deps.publicBaseUrl, ctx), now);
   });

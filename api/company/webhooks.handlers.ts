@@ -1,6 +1,5 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { LIMITS } from '../../domain/accounts.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseEmptyBody } from '../../domain/validation/integrations.js';
 import type { z } from 'zod';
@@ -15,20 +14,13 @@ import {
 } from '../../domain/validation/company.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newWebhookSecret } from '../../adapters/crypto/tokens.js';
-import { checkDestinationUrl } from '../../adapters/webhooks/url-policy.js';
 import type { Db } from '../../db/connection.js';
-import { lockCompany } from '../../services/company/company-lock.js';
 import {
   deliveriesPage,
   getDeliverySummary,
   listDestinations,
 } from '../../db/repositories/webhook-destinations.repo.js';
-import {
-  createDestination,
-  deleteDestination,
-  disableDestination,
-  rotateDestination,
-} from '../../services/webhooks/destinations.js';
+import { deleteDestination, disableDestination, rotateDestination } from '../../services/webhooks/destinations.js';
 import { listAttempts, type WebhookEndpoint } from '../../db/repositories/webhooks.repo.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
@@ -37,6 +29,7 @@ import { deliveryPageSchema } from './responses.js';
 import { v1DeliveryDetailSchema, type v1DeliverySchema } from '../../domain/validation/company-responses.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { attemptJson, deliveryJson as proofDeliveryJson, destinationJson } from '../../services/webhooks/records.js';
+import { createCompanyWebhook } from '../../services/webhooks/sessions.js';
 
 export interface CompanyWebhookDeps {
   db: Db;
@@ -73,31 +66,7 @@ const V1 = 'v1' as const;
 export function createWebhookHandler(deps: CompanyWebhookDeps): Middleware<AppState> {
   return async (ctx) => {
     const body = parseV1WebhookCreate(ctx.request.body);
-    const check = checkDestinationUrl(body.url, {
-      allowLoopbackForTests: deps.allowLoopbackForTests,
-      privateDestinations: deps.privateDestinations,
-    });
-    if (!check.ok)
-      throw new DomainError('validation_failed', `url: ${check.reason}`, {
-        issues: [{ path: 'url', message: check.reason }],
-      });
-    const secret = newWebhookSecret();
-    const companyId = memberOf(ctx).companyId;
-    const endpoint = await deps.db.transaction(async (trx) => {
-      await lockCompany(trx, companyId); // serialises creations: the limit cannot be overrun
-      return createDestination(
-        trx,
-        {
-          merchantId: companyId,
-          url: check.href,
-          events: [...V1_WEBHOOK_EVENT_TYPES],
-          secretSealed: deps.secretBox.seal(secret),
-          allowed: LIMITS.webhooksPerCompany,
-          interface: V1,
-        },
-        deps.now(),
-      );
-    });
+    const { endpoint, secret } = await createCompanyWebhook(deps, memberOf(ctx).companyId, { url: body.url });
     ctx.status = 201;
     ctx.set('Location', `/api/company/webhooks/${endpoint.id}`);
     const created: z.input<typeof newV1WebhookSchema> = { ...webhookJson(endpoint), secret };

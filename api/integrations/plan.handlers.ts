@@ -12,7 +12,7 @@ import {
   TRIAL_DAYS,
   type MerchantPlanState,
 } from '../../domain/proof/plans.js';
-import { planPurchaseIssue, type SelfServiceConfig } from '../../domain/self-service.js';
+import type { SelfServiceConfig } from '../../domain/self-service.js';
 import { parsePlanPurchase } from '../../domain/validation/self-service.js';
 import type { Db } from '../../db/connection.js';
 import { getPurchase, listPurchases } from '../../db/repositories/platform-purchases.repo.js';
@@ -23,7 +23,8 @@ import { publicBase } from '../http/public-origin.js';
 import { limitsJson } from '../shared/proof/limits.js';
 import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { usageOf } from '../../services/proof/quota.js';
-import { purchaseJson, purchaseNetworks, startPurchase } from '../../services/self-service/purchases.js';
+import { purchaseJson, purchaseNetworks } from '../../services/self-service/purchases.js';
+import { orderPlan } from '../../services/self-service/orders.js';
 
 export interface PlanRouteDeps {
   db: Db;
@@ -82,23 +83,7 @@ export function mountPlan(router: Router<AppState>, deps: PlanRouteDeps, idempot
     idempotent('integrations.plan.purchase', async (ctx, { transaction: trx }) => {
       const body = parsePlanPurchase(ctx.request.body);
       const now = deps.now();
-      const merchant = merchantOf(ctx);
-      const issue = planPurchaseIssue(merchant, body.plan, now);
-      if (issue)
-        throw new DomainError('validation_failed', `plan: ${issue}`, { issues: [{ path: 'plan', message: issue }] });
-      const purchase = await startPurchase(
-        trx,
-        deps.selfService,
-        {
-          buyer: { kind: 'plan', merchantId: merchant.id },
-          plan: body.plan,
-          network: body.network,
-          payer: body.payer,
-          priceAtomic: BigInt(deps.selfService.planPricesAtomic[body.plan]),
-          description: `${body.plan} plan, ${PLAN_PERIOD_DAYS} days, for ${merchant.id}`,
-        },
-        now,
-      );
+      const purchase = await orderPlan(deps.selfService, trx, merchantOf(ctx), body, now);
       ctx.state.resourceId = purchase.id;
       ctx.status = 201;
       ctx.body = answer(purchaseSchema, purchaseJson(purchase, publicBase(deps.publicBaseUrl, ctx), now));

@@ -3,13 +3,11 @@ import type { z } from 'zod';
 import { answer } from '../http/contract.js';
 import type { walletSchema } from '../../domain/validation/integrations-responses.js';
 import { walletChallengeSchema, walletListSchema } from '../../domain/validation/integrations-responses.js';
-import { DomainError } from '../../domain/errors.js';
 import { parseWalletChallenge, parseWalletVerify } from '../../domain/validation/self-service.js';
-import { payerAddressIssue } from '../../adapters/chains/wallet-address.js';
 import type { Db } from '../../db/connection.js';
 import { listVerifiedWallets, type MerchantWallet } from '../../db/repositories/merchants.repo.js';
 import { verifyWalletByChallenge } from '../../services/proof/account.js';
-import { createWalletChallenge, walletVerifiedElsewhere } from '../../db/repositories/wallet-challenges.repo.js';
+import { requestWalletChallenge } from '../../services/proof/wallets.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import type { MerchantIdempotent } from '../http/merchant-idempotency.js';
@@ -49,27 +47,11 @@ export function mountWallets(router: Router<AppState>, deps: WalletRouteDeps, id
     '/wallets/challenges',
     idempotent('integrations.wallets.challenge', async (ctx, { transaction: trx }) => {
       const body = parseWalletChallenge(ctx.request.body);
-      const issue = payerAddressIssue(body.network, body.address);
-      if (issue)
-        throw new DomainError('validation_failed', `address: ${issue}`, {
-          issues: [{ path: 'address', message: issue }],
-        });
-      const merchant = merchantOf(ctx);
-      if (await walletVerifiedElsewhere(trx, merchant.id, body.network, body.address)) {
-        throw new DomainError(
-          'conflict',
-          'This wallet is a verified receiving wallet of another account; one wallet receives for one account (ask support if this is yours)',
-        );
-      }
-      const challenge = await createWalletChallenge(
+      const challenge = await requestWalletChallenge(
+        deps,
         trx,
-        {
-          merchantId: merchant.id,
-          network: body.network,
-          address: body.address,
-          label: body.label ?? null,
-          service: deps.service,
-        },
+        merchantOf(ctx).id,
+        { network: body.network, address: body.address, label: body.label ?? null },
         deps.now(),
       );
       ctx.state.resourceId = challenge.id;

@@ -11,28 +11,19 @@ import {
 } from '../../domain/validation/integrations-responses.js';
 import { deliveryPageSchema } from './openapi.contract.js';
 import { DomainError } from '../../domain/errors.js';
-import { usableLimit } from '../../domain/proof/plans.js';
 import { parseEmptyBody, parseWebhookCreate } from '../../domain/validation/integrations.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import { newWebhookSecret } from '../../adapters/crypto/tokens.js';
-import { checkDestinationUrl } from '../../adapters/webhooks/url-policy.js';
 import type { Db } from '../../db/connection.js';
-import { lockMerchant } from '../../services/proof/merchant-lock.js';
 import { deliveriesPage, getDeliverySummary } from '../../db/repositories/webhook-destinations.repo.js';
-import {
-  createDestination,
-  reopenFailedDelivery,
-  deleteDestination,
-  disableDestination,
-  rotateDestination,
-} from '../../services/webhooks/destinations.js';
+import { deleteDestination, disableDestination, rotateDestination } from '../../services/webhooks/destinations.js';
+import { createMerchantWebhook, retryMerchantDelivery } from '../../services/webhooks/sessions.js';
 import { listAttempts } from '../../db/repositories/webhooks.repo.js';
 import type { AppState } from '../http/context.js';
 import { merchantOf } from '../http/context.js';
 import { withoutSecret, type MerchantIdempotent } from '../http/merchant-idempotency.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import type { WorkflowGateway } from '../../services/workflows/workflow-client.js';
-import { startAfterCommit } from '../../services/workflows/workflow-starts.js';
 import { attemptJson, deliveryJson, destinationJson } from '../../services/webhooks/records.js';
 import { PROOF_EVENT_TYPES, type ProofEventType } from '../../domain/proof/events.js';
 import type { DeliverySummary } from '../../db/repositories/webhook-destinations.repo.js';
@@ -73,28 +64,10 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
     '/webhooks',
     idempotent('integrations.webhooks.create', { storedBody: withoutSecret }, async (ctx, { transaction: trx }) => {
       const body = parseWebhookCreate(ctx.request.body);
-      const check = checkDestinationUrl(body.url, {
-        allowLoopbackForTests: deps.allowLoopbackForTests,
-        privateDestinations: deps.privateDestinations,
+      const { endpoint, secret } = await createMerchantWebhook(deps, trx, merchantId(ctx), {
+        url: body.url,
+        events: body.events,
       });
-      if (!check.ok)
-        throw new DomainError('validation_failed', `url: ${check.reason}`, {
-          issues: [{ path: 'url', message: check.reason }],
-        });
-      const now = deps.now();
-      const merchant = await lockMerchant(trx, merchantId(ctx)); // serialises creations: the limit cannot be overrun
-      const secret = newWebhookSecret();
-      const endpoint = await createDestination(
-        trx,
-        {
-          merchantId: merchant.id,
-          url: check.href,
-          events: body.events,
-          secretSealed: deps.secretBox.seal(secret),
-          allowed: usableLimit(merchant, now, 'destinations'),
-        },
-        now,
-      );
       ctx.state.resourceId = endpoint.id;
       ctx.status = 201;
       ctx.body = answer(newDestinationSchema, { ...proofDestinationJson(endpoint, true), secret });
@@ -160,23 +133,7 @@ export function mountWebhooks(router: Router<AppState>, deps: WebhookRouteDeps, 
     '/deliveries/:id/retry',
     idempotent('integrations.deliveries.retry', async (ctx, { transaction: trx, afterCommit }) => {
       parseEmptyBody(ctx.request.body);
-      const workflows = deps.workflows;
-      if (!workflows)
-        throw new DomainError('service_unavailable', 'Deliveries cannot be retried right now; try again later');
-      const now = deps.now();
-      const merchant = await lockMerchant(trx, merchantId(ctx));
-      const delivery = await reopenFailedDelivery(
-        trx,
-        merchant.id,
-        ctx.params['id'] ?? '',
-        usableLimit(merchant, now, 'destinations'),
-        now,
-      );
-      // The same delivery (ids, body) goes on from its next attempt number: the remaining budget, no new one.
-      await startAfterCommit(trx, afterCommit, workflows, {
-        kind: 'delivery',
-        input: { deliveryId: delivery.id, interface: 'proof', startAttempt: delivery.attempts + 1 },
-      });
+      const delivery = await retryMerchantDelivery(deps, trx, afterCommit, merchantId(ctx), ctx.params['id'] ?? '');
       ctx.status = 202;
       ctx.body = answer(deliverySchema, proofDeliveryJson(delivery));
     }),

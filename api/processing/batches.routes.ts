@@ -1,10 +1,9 @@
 import type Router from '@koa/router';
 import type { z } from 'zod';
 import type { batchCancelledSchema, batchEstimateSchema } from '../../domain/validation/job-records.js';
-import { isBatchTerminal } from '../../domain/batches.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseBatchRequest, type BatchRequest } from '../../domain/validation/processing-request.js';
-import { getBatch, type Batch } from '../../db/repositories/batches.repo.js';
+import type { Batch } from '../../db/repositories/batches.repo.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { assertNoFields, jsonBody } from '../http/body.js';
@@ -13,7 +12,7 @@ import { sendBatchResults } from '../http/result-files.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
 import type { IdempotentHandler } from '../http/idempotency.js';
 import { v1Idempotent, type JobsRouteDeps } from './jobs.routes.js';
-import { cancelQueuedBatchItems } from '../../services/processing/cancel.js';
+import { cancelCompanyBatch } from '../../services/processing/cancel.js';
 import {
   quoteChildren,
   RETRY_BODY,
@@ -140,23 +139,15 @@ export function mountBatches(router: Router<AppState>, deps: BatchesRouteDeps): 
 
   /**
    * POST /v1/batches/{id}/cancel: every still-queued item → cancelled, each reservation released once, in one
-   * transaction (cancelQueuedBatchItems, which wakes their workflows); items already processing or ended are left alone, and the batch ends as its
+   * transaction (cancelCompanyBatch, which wakes their workflows); items already processing or ended are left alone, and the batch ends as its
    * children do (cancelled items count as not completed). Ended, or nothing queued → 409 `batch_not_cancellable`.
    */
   router.post('/batches/:id/cancel', jsonBody(deps.bodyLimitJson), async (ctx) => {
     assertNoFields(ctx.request.body);
-    const batch = await findBatch(ctx);
-    if (isBatchTerminal(batch.status))
-      throw new DomainError(
-        'batch_not_cancellable',
-        `The batch is ${batch.status}; only the queued items of a running batch can be cancelled`,
-      );
-    const cancelled = await cancelQueuedBatchItems(deps, batch.companyId, batch.id, now());
-    if (cancelled.length === 0)
-      throw new DomainError('batch_not_cancellable', 'No item of this batch is still queued; nothing was cancelled');
+    const { cancelledIds, batch } = await cancelCompanyBatch(deps, companyOf(ctx), ctx.params['id'] ?? '', now());
     ctx.body = {
-      cancelled_job_ids: cancelled,
-      batch: await batchJson(deps.db, (await getBatch(deps.db, batch.companyId, batch.id))!),
+      cancelled_job_ids: cancelledIds,
+      batch: await batchJson(deps.db, batch),
     } satisfies z.input<typeof batchCancelledSchema>;
   });
 

@@ -1,16 +1,15 @@
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
-import { assertDeletable } from '../../domain/jobs.js';
 import { parseJobRequest } from '../../domain/validation/processing-request.js';
 import type { SecretBox } from '../../adapters/crypto/secret-box.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { QpdfOptions } from '../../adapters/media/pdf/qpdf.js';
 import type { Db } from '../../db/connection.js';
-import { isJobDeleted, markJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
-import { cancelQueuedJob } from '../../services/processing/cancel.js';
+import { isJobDeleted, type Job } from '../../db/repositories/jobs.repo.js';
+import { cancelCompanyJob } from '../../services/processing/cancel.js';
+import { deleteJob } from '../../services/processing/delete.js';
 import { listJobs } from '../../db/repositories/job-list.repo.js';
-import { assertCancellable } from '../../domain/jobs.js';
 import { parseJobListQuery } from '../../domain/validation/job-list-query.js';
 import { decodeCursor, page, parseLimit } from '../http/pagination.js';
 import { acceptedLocation, RESOURCE_PATHS } from './accepted.js';
@@ -169,15 +168,12 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
   });
 
   /**
-   * POST /v1/jobs/{id}/cancel: a queued job → cancelled, its reservation released once, its workflow woken (cancelQueuedJob). Processing or
+   * POST /v1/jobs/{id}/cancel: a queued job → cancelled, its reservation released once, its workflow woken (cancelCompanyJob). Processing or
    * ended → 409 `job_not_cancellable`. Repeating a cancel that succeeded is that 409 too (the job is cancelled).
    */
   router.post('/jobs/:id/cancel', jsonBody(deps.bodyLimitJson), async (ctx) => {
     assertNoFields(ctx.request.body);
-    const result = await cancelQueuedJob(deps, companyOf(ctx), ctx.params['id'] ?? '', now());
-    if (result.outcome === 'missing') throw new DomainError('not_found', 'Job not found');
-    if (result.outcome === 'not_cancellable') assertCancellable(result.job.status);
-    ctx.body = jobJson(result.job);
+    ctx.body = jobJson(await cancelCompanyJob(deps, companyOf(ctx), ctx.params['id'] ?? '', now()));
   });
 
   /** GET /v1/jobs/{id}: the job of the caller's company (another company's id is 404). */
@@ -195,11 +191,7 @@ export function mountJobs(router: Router<AppState>, deps: JobsRouteDeps): void {
 
   /** DELETE /v1/jobs/{id}: removes a completed, failed or cancelled job and its result files (409 while unfinished). */
   router.delete('/jobs/:id', async (ctx) => {
-    const job = await findJob(ctx);
-    assertDeletable(job.status);
-    const files = await markJobDeleted(deps.db, job.companyId, job.id, now());
-    if (!files) throw new DomainError('not_found', 'Job not found');
-    for (const f of files) await deps.store.remove(f.storageId);
+    await deleteJob(deps, companyOf(ctx), ctx.params['id'] ?? '', now());
     ctx.status = 204;
   });
 }

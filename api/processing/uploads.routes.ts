@@ -4,24 +4,14 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type Router from '@koa/router';
 import { DomainError } from '../../domain/errors.js';
-import { newId } from '../../adapters/crypto/tokens.js';
-import { measureSource, UnreadableSource, type MeasuredSource } from '../../adapters/media/measure.js';
 import type { MediaToolOptions } from '../../adapters/media/av/media-process.js';
 import type { FileStore } from '../../adapters/storage/file-store.js';
 import type { Db } from '../../db/connection.js';
-import {
-  companyStoredBytes,
-  getUpload,
-  insertUploads,
-  markUploadDeleted,
-  type Upload,
-} from '../../db/repositories/uploads.repo.js';
 import { uploadJson } from '../../services/processing/records.js';
+import { companyUpload, deleteUpload, storeUploads } from '../../services/processing/uploads.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { keyOf } from '../http/context.js';
 import { mountUploadList } from '../shared/processing/upload-list.routes.js';
-import { lockCompany } from '../../services/company/company-lock.js';
-import { uploadInUse } from '../../db/repositories/jobs.repo.js';
 
 export interface UploadLimits {
   maxFilesPerUpload: number;
@@ -233,56 +223,9 @@ export function mountUploads(
       if (!ctx.req.complete) ctx.set('Connection', 'close');
       throw e;
     }
-    const companyId = keyOf(ctx).tenantId;
-    const cleanup = () => Promise.all(received.map((r) => deps.store.remove(r.tempPath)));
-    try {
-      if (received.length === 0)
-        throw new DomainError('validation_failed', 'No file received; send one or more files in the field "files"');
-      const issues: Array<{ path: string; message: string }> = [];
-      const measured: MeasuredSource[] = [];
-      for (const [i, r] of received.entries()) {
-        try {
-          measured.push(await measureSource(r.tempPath, r.bytes, deps.media ?? {}));
-        } catch (e) {
-          if (!(e instanceof UnreadableSource)) throw e;
-          issues.push({ path: `files.${i}`, message: `${r.filename}: ${e.reason}` });
-        }
-      }
-      if (issues.length) {
-        throw new DomainError('validation_failed', `Unreadable upload: ${issues.map((x) => x.message).join('; ')}`, {
-          issues,
-        });
-      }
-      const at = now();
-      const uploads: Upload[] = received.map((r, i) => ({
-        ...measured[i]!,
-        id: newId('upl'),
-        companyId,
-        filename: r.filename,
-        sha256: r.sha256,
-        createdAt: at,
-        expiresAt: new Date(at.getTime() + deps.limits.retentionDays * 86_400_000),
-        purgedAt: null,
-      }));
-      const incoming = received.reduce((sum, r) => sum + r.bytes, 0);
-      await deps.db.transaction(async (trx) => {
-        await lockCompany(trx, companyId);
-        const stored = await companyStoredBytes(trx, companyId);
-        if (stored + incoming > deps.limits.companyQuotaBytes) {
-          throw new DomainError(
-            'payload_too_large',
-            `Company source storage is limited to ${deps.limits.companyQuotaBytes / 1_000_000} MB; delete unused uploads first`,
-          );
-        }
-        await insertUploads(trx, uploads);
-        for (const [i, u] of uploads.entries()) await deps.store.commit(received[i]!.tempPath, u.id);
-      });
-      ctx.status = 201;
-      ctx.body = { uploads: uploads.map(uploadJson) };
-    } catch (e) {
-      await cleanup();
-      throw e;
-    }
+    const uploads = await storeUploads({ ...deps, now }, keyOf(ctx).tenantId, received);
+    ctx.status = 201;
+    ctx.body = { uploads: uploads.map(uploadJson) };
   });
 
   /**
@@ -290,14 +233,7 @@ export function mountUploads(
    * → 404; past its retention (`expires_at`, or its bytes purged) → 410, as using it in an estimate or job is.
    */
   router.get('/uploads/:id', async (ctx) => {
-    const upload = await getUpload(deps.db, keyOf(ctx).tenantId, ctx.params['id'] ?? '');
-    if (!upload) throw new DomainError('not_found', 'Upload not found');
-    if (upload.purgedAt || upload.expiresAt.getTime() <= now().getTime()) {
-      throw new DomainError(
-        'gone',
-        `Upload ${upload.id} has expired (sources are kept ${deps.limits.retentionDays} days)`,
-      );
-    }
+    const upload = await companyUpload({ ...deps, now }, keyOf(ctx).tenantId, ctx.params['id'] ?? '');
     ctx.body = uploadJson(upload);
   });
 
@@ -306,21 +242,7 @@ export function mountUploads(
    * (409); the check and the deletion hold the company lock that job submission takes too.
    */
   router.delete('/uploads/:id', async (ctx) => {
-    const companyId = keyOf(ctx).tenantId;
-    const upload = await deps.db.transaction(async (trx) => {
-      await lockCompany(trx, companyId);
-      const found = await getUpload(trx, companyId, ctx.params['id'] ?? '');
-      if (!found) throw new DomainError('not_found', 'Upload not found');
-      if (await uploadInUse(trx, companyId, found.id)) {
-        throw new DomainError(
-          'conflict',
-          'This upload is a source of an unfinished job; delete it after the job has ended',
-        );
-      }
-      await markUploadDeleted(trx, companyId, found.id, now());
-      return found;
-    });
-    await deps.store.remove(upload.id);
+    await deleteUpload({ ...deps, now }, keyOf(ctx).tenantId, ctx.params['id'] ?? '');
     ctx.status = 204;
   });
 }

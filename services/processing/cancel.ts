@@ -1,8 +1,13 @@
+import { isBatchTerminal } from '../../domain/batches.js';
+import { DomainError } from '../../domain/errors.js';
+import { assertCancellable } from '../../domain/jobs.js';
 import type { Db } from '../../db/connection.js';
+import { getBatch, type Batch } from '../../db/repositories/batches.repo.js';
 import { cancelJob, cancelQueuedBatchJobs, type CancelOutcome } from '../../db/repositories/job-cancel.repo.js';
 import type { Job } from '../../db/repositories/jobs.repo.js';
 import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 import { wakeJobWorkflows, type WorkflowGateway } from '../workflows/workflow-client.js';
+import { companyBatch } from './records.js';
 
 export interface CancelDeps {
   db: Db;
@@ -51,4 +56,39 @@ export async function cancelQueuedBatchItems(
   const ids = cancelled.map((j) => j.id);
   if (deps.workflows) await wakeJobWorkflows(deps.workflows, ids);
   return ids;
+}
+
+/**
+ * Cancels a queued job of the company (cancelQueuedJob): unknown or another company's → not found; processing or
+ * ended → 409 `job_not_cancellable` (assertCancellable), a cancel repeated after it succeeded included. The job as
+ * the cancel left it.
+ */
+export async function cancelCompanyJob(deps: CancelDeps, companyId: string, jobId: string, now: Date): Promise<Job> {
+  const result = await cancelQueuedJob(deps, companyId, jobId, now);
+  if (result.outcome === 'missing') throw new DomainError('not_found', 'Job not found');
+  if (result.outcome === 'not_cancellable') assertCancellable(result.job.status);
+  return result.job;
+}
+
+/**
+ * Cancels the still-queued items of a company's batch (cancelQueuedBatchItems): unknown or another company's → not
+ * found; an ended batch, or one with nothing queued, → 409 `batch_not_cancellable`. The ids cancelled and the batch as
+ * it now reads.
+ */
+export async function cancelCompanyBatch(
+  deps: CancelDeps,
+  companyId: string,
+  batchId: string,
+  now: Date,
+): Promise<{ cancelledIds: string[]; batch: Batch }> {
+  const batch = await companyBatch(deps.db, companyId, batchId);
+  if (isBatchTerminal(batch.status))
+    throw new DomainError(
+      'batch_not_cancellable',
+      `The batch is ${batch.status}; only the queued items of a running batch can be cancelled`,
+    );
+  const cancelledIds = await cancelQueuedBatchItems(deps, batch.companyId, batch.id, now);
+  if (cancelledIds.length === 0)
+    throw new DomainError('batch_not_cancellable', 'No item of this batch is still queued; nothing was cancelled');
+  return { cancelledIds, batch: (await getBatch(deps.db, batch.companyId, batch.id))! };
 }
