@@ -8,7 +8,8 @@ export const REAL_SPEECH_FIXTURES = fileURLToPath(new URL('../fixtures/speech-re
 /** A real conversation's labels (`<id>.json`, written by bench/speech-corpus/make-test-fixtures.ts). */
 export interface RealConversation {
   id: string;
-  /** The FLAC file (absolute). */
+  /** The audio file (absolute; the manifest names it relative to the fixtures' folder): FLAC, or µ-law WAV at 8 kHz
+   * for the telephone-band copy. */
   path: string;
   duration: number;
   /** The people, by their voice group's name. */
@@ -23,5 +24,5 @@ export interface RealConversation {
 
 export async function loadRealConversation(id: string): Promise<RealConversation> {
   const labels = JSON.parse(await readFile(join(REAL_SPEECH_FIXTURES, `${id}.json`), 'utf8')) as RealConversation;
-  return { ...labels, path: join(REAL_SPEECH_FIXTURES, `${id}.flac`) };
+  return { ...labels, path: join(REAL_SPEECH_FIXTURES, labels.path || `${id}.flac`) };
 }

@@ -89,8 +89,8 @@ describe('clusterSpeakers (synthetic embeddings)', () => {
     expect(count(clusterSpeakers(regions(192, 0.1)))).toBe(2);
   });
 
-  it('takes the telephone-band threshold (0.34) when most of the speech is narrow-band (little energy above 4 kHz)', () => {
-    expect(CAMPLUS_NARROWBAND_CLUSTER_OPTIONS.threshold).toBe(0.34);
+  it('takes the telephone-band threshold (0.36) when most of the speech is narrow-band (little energy above 4 kHz)', () => {
+    expect(CAMPLUS_NARROWBAND_CLUSTER_OPTIONS.threshold).toBe(0.36);
     // Two voices whose regions are 0.32 alike: two people on wide-band audio, one on a phone line (where different
     // people's regions come out closer together).
     const regions = (highBand: number | undefined): SpeakerRegion[] =>
