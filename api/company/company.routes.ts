@@ -26,7 +26,7 @@ import {
 } from './guards.js';
 import { mountPublicSession, mountSession } from './session.handlers.js';
 import { mountTeam } from './team.handlers.js';
-import type { InvitationMail } from './invitation-mail.js';
+import type { InvitationMail } from '../../services/company/invitation-mail.js';
 import { createWebhookHandler, mountWebhooks } from './webhooks.handlers.js';
 import { mountCompanyDocs } from './docs.routes.js';
 import { mountCreditPacks } from './credit-packs.handlers.js';

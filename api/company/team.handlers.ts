@@ -14,18 +14,17 @@ import { validateExpiry } from '../../domain/api-keys.js';
 import { DomainError } from '../../domain/errors.js';
 import { parseEmptyBody, parseKeyCreate } from '../../domain/validation/integrations.js';
 import { parseInvitationCreate } from '../../domain/validation/company.js';
-import { newSessionToken, sha256Hex } from '../../adapters/crypto/tokens.js';
 import type { Db } from '../../db/connection.js';
 import { listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../db/repositories/api-keys.repo.js';
 import { listMembers, type Member } from '../../db/repositories/companies.repo.js';
 import { issueCompanyKey, removeMember } from '../../services/company/memberships.js';
 import { listOpenInvitations, type Invitation } from '../../db/repositories/company-invitations.repo.js';
-import { createInvitation, revokeInvitation } from '../../services/company/invitations.js';
+import { revokeInvitation } from '../../services/company/invitations.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppState } from '../http/context.js';
 import { memberOf } from '../http/context.js';
 import { publicOrigin } from '../http/public-origin.js';
-import { mailInvitation, requireInvitationMail, type InvitationMail } from './invitation-mail.js';
+import { inviteMember, type InvitationMail } from '../../services/company/invitation-mail.js';
 import { keyJson } from '../../services/keys/records.js';
 
 export interface TeamDeps {
@@ -139,29 +138,15 @@ export function mountTeam(router: Router<AppState>, deps: TeamDeps): void {
   // The token goes to the invited address by e-mail and nowhere else (not to the administrator); stored is its SHA-256.
   router.post('/invitations', async (ctx) => {
     const body = parseInvitationCreate(ctx.request.body);
-    const mail = requireInvitationMail(deps.mail);
-    const now = deps.now();
     const me = memberOf(ctx);
-    const token = newSessionToken();
-    const invitation = await createInvitation(
-      deps.db,
+    const invitation = await inviteMember(
+      { ...deps, now: deps.now(), requestId: ctx.state.requestId },
       {
         companyId: me.companyId,
         email: body.email,
         role: body.role,
-        invitedBy: me.id,
-        tokenHash: sha256Hex(token),
-        expiresAt: new Date(now.getTime() + deps.invitationTtlMs),
-      },
-      now,
-    );
-    await mailInvitation(
-      { db: deps.db, logger: deps.logger, mail, now, requestId: ctx.state.requestId },
-      {
-        invitation,
-        token,
+        inviter: { id: me.id, email: me.email },
         companyName: me.companyName,
-        inviterEmail: me.email,
         dashboardOrigin: publicOrigin(deps.publicBaseUrl, ctx),
       },
     );

@@ -4,7 +4,9 @@ import { invitationMailContent } from '../../adapters/mail/invitation-message.js
 import { classifySmtpError, MailSendError, type Mailer } from '../../adapters/mail/smtp-mailer.js';
 import type { Db } from '../../db/connection.js';
 import type { Invitation } from '../../db/repositories/company-invitations.repo.js';
-import { revokeInvitation } from '../../services/company/invitations.js';
+import { newSessionToken, sha256Hex } from '../../adapters/crypto/tokens.js';
+import type { MemberRole } from '../../domain/accounts.js';
+import { createInvitation, revokeInvitation } from './invitations.js';
 
 /** The mail the API sends invitations with (SMTP_URL, MAIL_FROM); null when none is configured. */
 export interface InvitationMail {
@@ -25,6 +27,57 @@ export function requireInvitationMail(mail: InvitationMail | null): InvitationMa
     );
   }
   return mail;
+}
+
+/**
+ * POST /api/company/invitations: an invitation of `email` to the company, made under the company lock
+ * (createInvitation: the member limit, an address already a member or invited) with a new token whose SHA-256 only is
+ * stored, then e-mailed to the invited address (mailInvitation) and to nowhere else, not even the administrator.
+ * Refused at once (503 `mail_unavailable`) when this server sends no e-mail.
+ */
+export async function inviteMember(
+  deps: {
+    db: Db;
+    logger: Logger;
+    mail: InvitationMail | null;
+    now: Date;
+    requestId: string | undefined;
+    invitationTtlMs: number;
+  },
+  input: {
+    companyId: string;
+    email: string;
+    role: MemberRole;
+    inviter: { id: string; email: string };
+    companyName: string;
+    dashboardOrigin: string;
+  },
+): Promise<Invitation> {
+  const mail = requireInvitationMail(deps.mail);
+  const token = newSessionToken();
+  const invitation = await createInvitation(
+    deps.db,
+    {
+      companyId: input.companyId,
+      email: input.email,
+      role: input.role,
+      invitedBy: input.inviter.id,
+      tokenHash: sha256Hex(token),
+      expiresAt: new Date(deps.now.getTime() + deps.invitationTtlMs),
+    },
+    deps.now,
+  );
+  await mailInvitation(
+    { ...deps, mail },
+    {
+      invitation,
+      token,
+      companyName: input.companyName,
+      inviterEmail: input.inviter.email,
+      dashboardOrigin: input.dashboardOrigin,
+    },
+  );
+  return invitation;
 }
 
 /**
