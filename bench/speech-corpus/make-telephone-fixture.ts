@@ -10,6 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileArg, runMediaTool } from '../../adapters/media/av/media-process.js';
+import { TELEPHONE_BAND_ARGS } from './corpus.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/speech-real');
 const source = process.argv[2] ?? 'real-dialogue-2';
@@ -19,26 +20,7 @@ const out = join(dir, `${id}.wav`);
 await runMediaTool(
   'ffmpeg',
   'ffmpeg',
-  [
-    '-y',
-    '-v',
-    'error',
-    '-i',
-    fileArg(join(dir, `${source}.flac`)),
-    '-af',
-    'highpass=f=300,lowpass=f=3400',
-    '-ac',
-    '1',
-    '-ar',
-    '8000',
-    '-c:a',
-    'pcm_mulaw',
-    '-map_metadata',
-    '-1',
-    '-fflags',
-    '+bitexact',
-    fileArg(out),
-  ],
+  ['-y', '-v', 'error', '-i', fileArg(join(dir, `${source}.flac`)), ...TELEPHONE_BAND_ARGS, fileArg(out)],
   { timeoutMs: 60_000 },
 );
 const labels = JSON.parse(await readFile(join(dir, `${source}.json`), 'utf8')) as Record<string, unknown>;
