@@ -7,6 +7,7 @@ import type { Db } from '../../db/connection.js';
 import type { EvmNode } from '../../support/evm-node.js';
 import type { ProofHarness } from './proof.js';
 import { startTestWorker } from './temporal.js';
+import { until } from './until.js';
 
 /**
  * A real worker on `taskQueue` whose payment watcher reads Base from the local Hardhat `node`, with `confirmations`
@@ -40,8 +41,8 @@ export function startEvmWatcherWorker(
 
 /**
  * The payment watcher of Base running for `h` (a ProofHarness started with workflows): a real worker on its task queue
- * reading `node` with `confirmations` required, and the `watch:base:<task queue>` workflow polling every 150 ms.
- * `stop` ends both.
+ * reading `node` with `confirmations` required, and the `watch:base:<task queue>` workflow polling every 150 ms, once
+ * its first scan has recorded where it starts. `stop` ends both.
  */
 export async function watchBase(
   h: ProofHarness,
@@ -60,6 +61,12 @@ export async function watchBase(
     taskQueue: h.taskQueue,
     args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }],
   });
+  // A first scan starts from the final height it sees (activities/watcher.activities.ts): a transfer made final before
+  // it would lie behind its starting point and never be seen. Ready means that point is recorded.
+  await until(
+    'the Base watcher to record where it starts',
+    async () => (await h.tdb.db('watcher_progress').where({ network: 'base' }).first('last_block')) ?? undefined,
+  );
   return {
     stop: async () => {
       await h.gateway?.client.workflow
