@@ -5,12 +5,11 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EVM } from '../../domain/networks.js';
 import { createCompanyAdmin, createDashboardUser } from '../helpers/dashboard.js';
 import { startEvmNode, type EvmAccount, type EvmNode } from '../../support/evm-node.js';
-import { startEvmWatcherWorker } from '../helpers/evm-watcher.js';
+import { watchBase } from '../helpers/evm-watcher.js';
 import { pdfPageText } from '../helpers/pdf-inspect.js';
 import { ProofHarness } from '../helpers/proof.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { until } from '../helpers/until.js';
-import type { startTestWorker } from '../helpers/temporal.js';
 import { Journey, launchBrowser, signIn, takeSecret } from './browser.js';
 
 /**
@@ -28,8 +27,7 @@ let browser: Browser;
 let node: EvmNode;
 let payer: EvmAccount;
 let platform: Address;
-let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
-let watcherId: string;
+let watcher: Awaited<ReturnType<typeof watchBase>> | undefined;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {
@@ -39,29 +37,14 @@ beforeAll(async () => {
   await node.placeToken(EVM.base.usdc);
   await node.mint(EVM.base.usdc, payer.address, 1_000_000_000n);
   await h.start({ PLATFORM_RECEIVING_WALLETS: `base:${platform}` }, { workflows: true });
-  worker = await startEvmWatcherWorker(
-    h.taskQueue,
-    { db: h.tdb.db, logger: h.logs.logger, secretBox: h.secretBox },
-    node,
-    CONFIRMATIONS,
-  );
-  watcherId = `watch:base:${h.taskQueue}`;
-  await h.gateway!.client.workflow.start('paymentWatcherWorkflow', {
-    workflowId: watcherId,
-    taskQueue: h.taskQueue,
-    args: [{ network: 'base', pollIntervalMs: 150, maxBlocks: 50, scansPerRun: 200 }],
-  });
+  watcher = await watchBase(h, node, CONFIRMATIONS);
   receiver = await startReceiver(() => 200);
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
-  await h.gateway?.client.workflow
-    .getHandle(watcherId)
-    .terminate('test finished')
-    .catch(() => undefined);
-  await worker?.stop();
+  await watcher?.stop();
   await node?.stop();
   await h.stop();
 });
