@@ -7,12 +7,15 @@ import { sha256Hex } from '../../adapters/crypto/tokens.js';
 import {
   claimKey,
   completeKey,
+  completeKeyStatement,
   findStoredResponse,
   findStoredResponseAndRetained,
-  storeKey,
+  isKeyTaken,
+  storeKeyStatement,
   type KeyRef,
   type StoredResponse,
 } from '../../db/repositories/idempotency.repo.js';
+import { commitWith } from '../../db/commit-with.js';
 import type { Db } from '../../db/connection.js';
 import type { Logger } from '../../adapters/logging/logger.js';
 import type { AppContext, AppState } from './context.js';
@@ -29,11 +32,10 @@ export interface IdempotentWork {
   afterCommit: AfterCommit;
   /**
    * Stores this answer (status, the body as it will be sent, the resource it names) with the key now, in the
-   * transaction, instead of at the end; the response must then be this answer, byte for byte. With `claimAtCommit`
-   * this is the key's claim, so a handler stops early when a request with the same key got there first (false: return;
-   * everything is rolled back and that request's answer replayed). Without it the key was claimed before the handler
-   * ran and this is always true: a handler uses it to store its answer before a lock it takes last (POST /v1/jobs).
-   * Unused by the handler, the key is stored with the response at the end.
+   * transaction, instead of at the end; the response must then be this answer, byte for byte, and the result is true
+   * (the key was claimed before the handler ran): a handler uses it to store its answer before a lock it takes last
+   * (POST /v1/jobs). Unused by the handler, the key is stored with the response at the end. With `claimAtCommit` the
+   * key is only ever stored with the COMMIT, and calling this is a programming error.
    */
   claim: AnswerClaim;
 }
@@ -74,10 +76,13 @@ export interface IdempotentOptions {
   /** At most this many stored responses per tenant; a new key past it is refused (422), replays still work. */
   retainedLimit?: number;
   /**
-   * Claim the key with the stored response, just before the commit (or when the handler calls `work.claim`), instead
-   * of first (one statement less): for a handler whose every effect is in `work.transaction` and that takes a lock a concurrent request with the same key
-   * also takes (e.g. the merchant row), so the second waits for the first to commit, then finds the key taken, rolls
-   * its own work back and replays the first answer. Only for a dialect that keeps responses forever.
+   * Claim the key with the stored response in the statement sent with the COMMIT (one round trip for both, and no
+   * statement first): for a handler whose every effect is in `work.transaction` and that takes a lock a concurrent
+   * request with the same key also takes (e.g. the merchant row), so the second waits for the first to commit, then
+   * finds the key taken, and its work is rolled back with that statement; it replays the first answer. A refusal
+   * (an error of the interface's shape, or a status of 400 or more) is checked against the key the same way, so a
+   * same-key request that waited behind the first gets the first's answer, not a refusal of its own (e.g. the quota the
+   * first just used up). Only for a dialect that keeps responses forever.
    */
   claimAtCommit?: boolean;
   now?: () => Date;
@@ -106,6 +111,24 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
     opts.storedBody ? Buffer.from(JSON.stringify(opts.storedBody(answer)), 'utf8') : sent;
   if (opts.claimAtCommit && retention !== null)
     throw new Error(`idempotency: claimAtCommit needs a dialect that keeps responses forever, not ${opts.dialect}`);
+  /**
+   * With `claimAtCommit`, after a refusal was rolled back: the answer a same-key request committed while this one
+   * waited for its locks, replayed (true); false when the key is still free, and the refusal stands.
+   */
+  const replayIfTaken = async (ctx: AppContext, ref: KeyRef, requestHash: string): Promise<boolean> => {
+    const stored = await findStoredResponse(opts.db, ref, now());
+    if (!stored) return false;
+    await replayStored(ctx, stored, requestHash);
+    return true;
+  };
+  /** The stored answer of the same request, replayed; a conflict (409) when the key was used for another. */
+  const replayStored = async (ctx: AppContext, stored: StoredResponse, requestHash: string): Promise<void> => {
+    const earlier = () =>
+      opts.earlierFingerprints ? opts.earlierFingerprints(ctx).map((f) => sha256Hex(canonicalJson(f))) : [];
+    assertSameRequest(stored, opts.operation, requestHash, earlier);
+    if (opts.beforeReplay && stored.resourceId !== null) await opts.beforeReplay(ctx, stored.resourceId);
+    replay(ctx, stored);
+  };
   return async (ctx) => {
     const key = parseIdempotencyKey(opts.dialect, ctx.get('Idempotency-Key') || undefined);
     const ref: KeyRef = { dialect: opts.dialect, tenantId: opts.tenantOf(ctx), key };
@@ -125,13 +148,7 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
         (bounded
           ? await findStoredResponseAndRetained(opts.db, ref, at)
           : { stored: await findStoredResponse(opts.db, ref, at), retained: 0 });
-      if (stored) {
-        const earlier = () =>
-          opts.earlierFingerprints ? opts.earlierFingerprints(ctx).map((f) => sha256Hex(canonicalJson(f))) : [];
-        assertSameRequest(stored, opts.operation, requestHash, earlier);
-        if (opts.beforeReplay && stored.resourceId !== null) await opts.beforeReplay(ctx, stored.resourceId);
-        return replay(ctx, stored);
-      }
+      if (stored) return replayStored(ctx, stored, requestHash);
       if (opts.retainedLimit !== undefined && retained >= opts.retainedLimit) {
         throw new DomainError(
           'quota_exceeded',
@@ -151,7 +168,7 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
           await trx.rollback();
           continue; // someone else held it: their response is committed now (or they rolled back)
         }
-        let answered: { status: number; bytes: Buffer; claimed: boolean } | null = null;
+        let answered: { status: number; bytes: Buffer } | null = null;
         const claim: AnswerClaim = async (status, answer, resourceId) => {
           if (answered) throw new Error('idempotency: the handler claimed the key twice');
           const bytes = Buffer.from(JSON.stringify(answer), 'utf8');
@@ -161,24 +178,18 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
             contentType: 'application/json; charset=utf-8',
             resourceId,
           };
-          let claimed = true;
-          if (opts.claimAtCommit) {
-            claimed = await storeKey(trx, ref, { operation: opts.operation, requestHash }, response);
-          } else {
-            // Claimed before the handler ran: the answer is stored now, in the transaction, instead of after it.
-            await completeKey(trx, ref, response, { retained: retention === null });
-          }
-          answered = { status, bytes, claimed };
-          return claimed;
+          if (opts.claimAtCommit)
+            throw new Error('idempotency: with claimAtCommit the answer is stored with the commit, not claimed');
+          // Claimed before the handler ran: the answer is stored now, in the transaction, instead of after it.
+          await completeKey(trx, ref, response, { retained: retention === null });
+          answered = { status, bytes };
+          return true;
         };
         await handler(ctx, { transaction: trx, afterCommit, claim });
-        const claimedWith = answered as { status: number; bytes: Buffer; claimed: boolean } | null;
-        if (claimedWith && !claimedWith.claimed) {
-          await trx.rollback();
-          continue; // a request with the same key committed first: replay its answer
-        }
+        const claimedWith = answered as { status: number; bytes: Buffer } | null;
         if (ctx.status >= 400) {
           await trx.rollback();
+          if (opts.claimAtCommit) await replayIfTaken(ctx, ref, requestHash);
           return;
         }
         const body = Buffer.from(JSON.stringify(ctx.body ?? null), 'utf8');
@@ -192,20 +203,29 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
           // What was stored is what is sent, byte for byte, or nothing is committed.
           if (claimedWith.status !== ctx.status || !claimedWith.bytes.equals(body))
             throw new Error('idempotency: the answer claimed with the key differs from the response');
+          await trx.commit();
         } else if (opts.claimAtCommit) {
-          if (!(await storeKey(trx, ref, { operation: opts.operation, requestHash }, response))) {
-            await trx.rollback();
-            continue; // a request with the same key committed first: replay its answer
+          try {
+            await commitWith(trx, storeKeyStatement(trx, ref, { operation: opts.operation, requestHash }, response));
+          } catch (e) {
+            if (!isKeyTaken(e)) throw e;
+            continue; // a request with the same key committed first (this COMMIT rolled back): replay its answer
           }
         } else {
-          await completeKey(trx, ref, response, { retained: retention === null });
+          await commitWith(trx, completeKeyStatement(trx, ref, response, { retained: retention === null }));
         }
-        await trx.commit();
         committed = true;
         ctx.type = 'application/json; charset=utf-8';
         ctx.body = body;
       } catch (e) {
         if (!committed && !trx.isCompleted()) await trx.rollback();
+        if (
+          opts.claimAtCommit &&
+          !committed &&
+          e instanceof DomainError &&
+          (await replayIfTaken(ctx, ref, requestHash))
+        )
+          return;
         throw e;
       }
       const failed = (err: unknown) =>

@@ -125,9 +125,11 @@ export function formatReport(r: ProofBenchReport): string {
     ),
     '   API: POST sent -> 201 body read: key + merchant + key rank + stored response + retained count (one statement), rate-limit',
     '   reservations (shared, amortised), BEGIN, merchant + wallet locks (+ quota count on capped plans), expiry + open amounts',
-    '   + unique delta, insert + endpoint count + stored answer and key claim (+ endpoint read, event and delivery), COMMIT.',
+    '   + unique delta, insert + endpoint read (one function call), (+ event and delivery), then the key claim with the stored',
+    '   answer and COMMIT sent together (one round trip).',
     `   same stack: POST ${BASELINE_PATH}: the same key statement, rate-limit reservations, merchant guard, JSON body and idempotency`,
-    '   middleware (stored answer claimed at commit), BEGIN, one INSERT of the row, the key claim, COMMIT. bare: one INSERT from knex.',
+    '   middleware, BEGIN, one INSERT of the row, then the key claim with the stored answer and COMMIT sent together. bare: one',
+    '   INSERT from knex.',
     '   statements each: SQL statements the app (or the bare side) sent per creation, counted on the knex pool.',
     '',
     ...(r.scaled.length === 0

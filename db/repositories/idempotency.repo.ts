@@ -1,4 +1,5 @@
 import type { IdempotencyDialect } from '../../domain/idempotency.js';
+import type { Knex } from 'knex';
 import type { Db } from '../connection.js';
 import { deleteInBatches } from '../batches.js';
 
@@ -132,16 +133,25 @@ export async function completeKey(
   response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
   opts: { retained?: boolean } = {},
 ): Promise<void> {
+  await completeKeyStatement(trx, ref, response, opts);
+}
+
+/** completeKey's statement, unsent: for a caller that sends it with its COMMIT right behind it (db/commit-with.ts). */
+export function completeKeyStatement(
+  trx: Db,
+  ref: KeyRef,
+  response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
+  opts: { retained?: boolean } = {},
+): Knex.QueryBuilder | Knex.Raw {
   if (!opts.retained) {
-    await trx('idempotency_keys').where(pk(ref)).update({
+    return trx('idempotency_keys').where(pk(ref)).update({
       response_status: response.status,
       response_body: response.body,
       response_content_type: response.contentType,
       resource_id: response.resourceId,
     });
-    return;
   }
-  await trx.raw(
+  return trx.raw(
     `WITH counted AS (
        INSERT INTO idempotency_retained (dialect, tenant_id, responses) VALUES (?, ?, 1)
        ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1
@@ -163,49 +173,45 @@ export async function completeKey(
 }
 
 /**
- * Claims a key kept forever and stores its response in one statement, in the caller's transaction (with the
- * tenant's `idempotency_retained` counter up by one). False when the key is taken: a concurrent holder blocks this
- * insert until it ends, so false means another response is committed under the key.
+ * The statement that claims a key kept forever and stores its response, with the tenant's `idempotency_retained`
+ * counter up by one, in the caller's transaction; returned unsent, for the caller to send with its COMMIT right behind
+ * it (db/commit-with.ts). A concurrent holder of the key blocks it until that one ends; when the key is then taken it
+ * fails with a unique violation (`isKeyTaken`), which aborts the transaction: the COMMIT sent behind it rolls back.
  */
-export async function storeKey(
+export function storeKeyStatement(
   trx: Db,
   ref: KeyRef,
   claim: { operation: string; requestHash: string },
   response: { status: number; body: Buffer; contentType: string; resourceId: string | null },
-): Promise<boolean> {
-  const [row] = await trx
-    .queryBuilder()
-    .with(
-      'stored_key',
-      trx.raw(
-        `INSERT INTO idempotency_keys (dialect, tenant_id, key, operation, request_hash, response_status, response_body, response_content_type, resource_id, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
-         ON CONFLICT (dialect, tenant_id, key) DO NOTHING
-         RETURNING 1`,
-        [
-          ref.dialect,
-          ref.tenantId,
-          ref.key,
-          claim.operation,
-          claim.requestHash,
-          response.status,
-          response.body,
-          response.contentType,
-          response.resourceId,
-        ],
-      ),
-    )
-    .with(
-      'counted_key',
-      trx.raw(
-        `INSERT INTO idempotency_retained (dialect, tenant_id, responses) SELECT ?, ?, 1 FROM stored_key
-         ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1`,
-        [ref.dialect, ref.tenantId],
-      ),
-    )
-    .select(trx.raw('(SELECT count(*) FROM stored_key) AS stored'));
-  return Number(row?.stored ?? 0) === 1;
+): Knex.Raw {
+  return trx.raw(
+    `WITH stored_key AS (
+       INSERT INTO idempotency_keys (dialect, tenant_id, key, operation, request_hash, response_status, response_body, response_content_type, resource_id, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+       RETURNING dialect, tenant_id
+     )
+     INSERT INTO idempotency_retained (dialect, tenant_id, responses) SELECT dialect, tenant_id, 1 FROM stored_key
+     ON CONFLICT (dialect, tenant_id) DO UPDATE SET responses = idempotency_retained.responses + 1`,
+    [
+      ref.dialect,
+      ref.tenantId,
+      ref.key,
+      claim.operation,
+      claim.requestHash,
+      response.status,
+      response.body,
+      response.contentType,
+      response.resourceId,
+    ],
+  );
 }
+
+/** The error of `storeKeyStatement` (or any insert of a key) when the key is already taken. */
+export const isKeyTaken = (err: unknown): boolean =>
+  typeof err === 'object' &&
+  err !== null &&
+  (err as { code?: unknown }).code === '23505' &&
+  (err as { constraint?: unknown }).constraint === 'idempotency_keys_pkey';
 
 /** Responses the tenant keeps forever in the dialect (the `idempotency_retained` counter). */
 export async function countRetainedResponses(db: Db, dialect: IdempotencyDialect, tenantId: string): Promise<number> {

@@ -56,7 +56,7 @@ export function requestJson(r: PaymentRequest, origin: string, now: Date): Payme
  *
  * The locks and the insert are one round trip (lockAndInsertPaymentRequest, issue 31 item 5): the row is written
  * first and the plan's rules are then decided from the merchant row read under the lock, in the order they always
- * were (quota, `valid_hours` / `due_date` and `expected_payer`, a free amount, the key, the hourly limit); a refusal
+ * were (quota, `valid_hours` / `due_date` and `expected_payer`, a free amount, the hourly limit); a refusal
  * rolls the transaction back, the row with it. The row's values do not depend on the plan: `valid_hours` and the due
  * date's hours are stored as asked, and a creation whose hours are over the plan's is refused. Without a verified
  * wallet, or with a quote no amount can be given to, nothing is written and the refusal is made as before the insert
@@ -93,8 +93,6 @@ export async function createPaymentRequest(
   const { merchant, ent } = await checkQuota(trx, locked.merchant, need, now, request ? { requests: 1 } : undefined);
   assertPlanAllows(ent, wallet, req, opts, now);
   if (!request) throw noFreeAmount();
-  // The key is taken: all of this is rolled back, the first answer replayed.
-  if (opts.claim && !(await opts.claim(request))) return request;
   // Over the hour's creations (pro): refused, and the row just inserted is rolled back with the transaction.
   if (ent.limits.requestsPerHour !== null) assertHourlyRoom(nthNewestSince, opts.perHour, now);
   await appendProofEvent(
@@ -120,12 +118,6 @@ interface CreationOptions {
   invoiceId?: string;
   needInvoices?: number;
   dueDate?: string;
-  /**
-   * Claims the request's idempotency key with the answer made from the row as stored (IdempotentWork.claim), right
-   * after the insert; false when a request with the same key committed first: nothing more is done (the caller's
-   * transaction is rolled back and that request's answer replayed).
-   */
-  claim?: (request: PaymentRequest) => Promise<boolean>;
 }
 
 /** The hours the request stays open as asked: `valid_hours` (or its default), or until the end of the due date. */

@@ -5,9 +5,11 @@ import {
   completeKey,
   countRetainedResponses,
   findStoredResponseAndRetained,
-  storeKey,
+  isKeyTaken,
+  storeKeyStatement,
   type KeyRef,
 } from '../../db/repositories/idempotency.repo.js';
+import { commitWith } from '../../db/commit-with.js';
 
 let tdb: TestDatabase;
 beforeAll(async () => {
@@ -18,11 +20,11 @@ afterAll(async () => {
 });
 
 /**
- * storeKey is the claimAtCommit fallback of api/http/idempotency.ts for a handler that does not claim the key in its
- * own statement (POST /proof/v1/requests does, through storeKeyPart): the same SQL, sent on its own.
+ * storeKeyStatement is how api/http/idempotency.ts claimAtCommit stores a key with its answer: sent with the COMMIT
+ * behind it (db/commit-with.ts), so a key already taken must fail the statement, and the COMMIT then rolls back.
  */
-describe('storeKey (a key kept forever, claimed with its answer)', () => {
-  it('claims a free key with the answer bytes and counts it once; a second claim of the key is refused and stores nothing', async () => {
+describe('storeKeyStatement (a key kept forever, claimed with its answer, sent with the COMMIT)', () => {
+  it('claims a free key with the answer bytes and counts it once; a second claim fails and commits nothing of its transaction', async () => {
     const ref: KeyRef = { dialect: 'proof', tenantId: 'mer_store_key_test', key: 'store-key-test-0001' };
     const answer = {
       status: 201,
@@ -30,19 +32,32 @@ describe('storeKey (a key kept forever, claimed with its answer)', () => {
       contentType: 'application/json; charset=utf-8',
       resourceId: 'req_1',
     };
-    const first = await tdb.db.transaction((trx) =>
-      storeKey(trx, ref, { operation: 'requests.create', requestHash: 'a'.repeat(64) }, answer),
+    const first = await tdb.db.transaction();
+    await commitWith(
+      first,
+      storeKeyStatement(first, ref, { operation: 'requests.create', requestHash: 'a'.repeat(64) }, answer),
     );
-    expect(first).toBe(true);
-    const second = await tdb.db.transaction((trx) =>
-      storeKey(
-        trx,
+    expect(first.isCompleted()).toBe(true);
+
+    // The second transaction's own write before the claim must be rolled back with it.
+    await tdb.db.raw('CREATE TABLE IF NOT EXISTS store_key_side_effect (id text PRIMARY KEY)');
+    const second = await tdb.db.transaction();
+    await second('store_key_side_effect').insert({ id: 'second' });
+    const refused = await commitWith(
+      second,
+      storeKeyStatement(
+        second,
         ref,
         { operation: 'requests.create', requestHash: 'b'.repeat(64) },
         { ...answer, body: Buffer.from('{}') },
       ),
+    ).then(
+      () => null,
+      (e: unknown) => e,
     );
-    expect(second).toBe(false);
+    expect(isKeyTaken(refused), String(refused)).toBe(true);
+    expect(second.isCompleted()).toBe(true);
+    expect(await tdb.db('store_key_side_effect').where({ id: 'second' })).toEqual([]);
 
     const { stored, retained } = await findStoredResponseAndRetained(tdb.db, ref, new Date());
     expect(stored).toMatchObject({
@@ -55,6 +70,8 @@ describe('storeKey (a key kept forever, claimed with its answer)', () => {
     expect(stored!.body.equals(answer.body)).toBe(true);
     expect(retained).toBe(1);
     expect(await countRetainedResponses(tdb.db, 'proof', ref.tenantId)).toBe(1);
+    // The connection the refused transaction used is healthy again: the pool hands it out for the next statement.
+    expect(await tdb.db.raw('SELECT 1 AS one')).toMatchObject({ rows: [{ one: 1 }] });
   });
 });
 

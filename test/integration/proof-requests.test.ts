@@ -176,6 +176,33 @@ describe('POST /proof/v1/requests', () => {
     expect(await h.tdb.db('payment_requests').where({ merchant_id: m.id })).toHaveLength(1);
   });
 
+  it("same-key retries sent while the first is in flight get its answer, even when it used the quota's last creation", async () => {
+    const m = await h.merchant(); // a trial: 12 creations
+    for (let i = 0; i < 11; i++) await h.ok(h.call(m.key, 'POST', '/v1/requests', body(m)), 201);
+    const key = newIdem();
+    // The merchant row is held here until all four have read the key (none stored) and wait for its lock, as a client
+    // retrying a slow creation does: the first to get the lock creates, the others must replay its answer.
+    const holder = await h.tdb.db.transaction();
+    let results: Response[];
+    try {
+      await holder.raw('SELECT 1 FROM merchants WHERE id = ? FOR UPDATE', [m.id]);
+      const sent = Promise.all(Array.from({ length: 4 }, () => h.call(m.key, 'POST', '/v1/requests', body(m), key)));
+      await waitersOnLocks(4);
+      await holder.commit();
+      results = await sent;
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+    }
+    const texts = await Promise.all(results.map((r) => r.text()));
+    expect(
+      results.map((r) => r.status),
+      texts.join('\n'),
+    ).toEqual([201, 201, 201, 201]);
+    expect(new Set(texts).size).toBe(1);
+    expect(results.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(3);
+    expect(await h.tdb.db('payment_requests').where({ merchant_id: m.id })).toHaveLength(12);
+  });
+
   it('counts the quota over the trial; a replay consumes none; over it is 422', async () => {
     const m = await h.merchant();
     const key = newIdem();
@@ -509,3 +536,14 @@ describe('foreign ids', () => {
     }
   });
 });
+
+/** Returns once at least `n` backends of the test database wait for a lock (polled; the test's own timeout bounds it). */
+async function waitersOnLocks(n: number): Promise<void> {
+  for (;;) {
+    const { rows } = await h.tdb.db.raw<{ rows: Array<{ n: number }> }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
+    if ((rows[0]?.n ?? 0) >= n) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

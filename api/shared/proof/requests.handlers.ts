@@ -2,11 +2,7 @@ import type Router from '@koa/router';
 import { DomainError } from '../../../domain/errors.js';
 import { parseRequestCreate } from '../../../domain/validation/proof-request.js';
 import type { Db } from '../../../db/connection.js';
-import {
-  getPaymentRequest,
-  listPaymentRequests,
-  type PaymentRequest,
-} from '../../../db/repositories/payment-requests.repo.js';
+import { getPaymentRequest, listPaymentRequests } from '../../../db/repositories/payment-requests.repo.js';
 import type { MerchantIdempotent } from '../../http/merchant-idempotency.js';
 import type { AppContext, AppState } from '../../http/context.js';
 import { merchantOf } from '../../http/context.js';
@@ -53,21 +49,19 @@ export function mountRequests(
   at: MountAt = { base: '/v1' },
 ): void {
   // Every effect of a creation is in the idempotent transaction, after the merchant lock a same-key request also
-  // waits for: the key can be claimed with the stored answer at the end (api/http/idempotency.ts claimAtCommit).
+  // waits for: the key is claimed with the stored answer in the statement sent with the COMMIT, and a same-key
+  // request refused after waiting replays the first answer instead (api/http/idempotency.ts claimAtCommit).
   router.post(
     `${at.base}/requests`,
-    idempotent('requests.create', { claimAtCommit: true }, async (ctx, { transaction, claim }) => {
+    idempotent('requests.create', { claimAtCommit: true }, async (ctx, { transaction }) => {
       const req = parseRequestCreate(ctx.request.body);
       const now = deps.now();
-      const origin = originOf(deps, ctx);
-      // The key is claimed with the answer right after the insert: the answer is made from the row as stored.
       const request = await createPaymentRequest(transaction, merchantOf(ctx).id, req, now, {
         perHour: deps.proPerHour,
-        ...(claim ? { claim: (r: PaymentRequest) => claim(201, requestJson(r, origin, now), r.id) } : {}),
       });
       ctx.state.resourceId = request.id;
       ctx.status = 201;
-      ctx.body = requestJson(request, origin, now);
+      ctx.body = requestJson(request, originOf(deps, ctx), now);
     }),
   );
 
