@@ -160,8 +160,10 @@ if (heldOut) {
 }
 
 // `…-s11`: the same chunks' answers stitched as before session 12 (a repetition loop piled at a chunk's end kept).
-type Mode = 'whole' | 'silences' | 'hard' | 'silences-s11' | 'hard-s11';
-const MODES: Mode[] = ['whole', 'silences-s11', 'silences', 'hard-s11', 'hard'];
+// `api`: the API at the default TRANSCRIPTION_CHUNK_SECONDS (300): these files are one chunk each, whose transcript
+// (the whole file's: the same samples) still goes through the stitcher.
+type Mode = 'whole' | 'api' | 'silences' | 'hard' | 'silences-s11' | 'hard-s11';
+const MODES: Mode[] = ['whole', 'api', 'silences-s11', 'silences', 'hard-s11', 'hard'];
 interface Tally {
   words: number;
   edits: number;
@@ -247,9 +249,15 @@ try {
     const hard = planChunks(plan.duration, [], lengths);
     for (const mode of MODES) {
       const chunks = mode.startsWith('silences') ? plan.chunks : mode.startsWith('hard') ? hard : null;
-      const t = chunks
-        ? await chunked(file.path, chunks, plan.duration, mode.endsWith('-s11'))
-        : await transcribe(file.path);
+      let t: Transcript;
+      if (chunks) t = await chunked(file.path, chunks, plan.duration, mode.endsWith('-s11'));
+      else if (mode === 'api' && planChunks(plan.duration, plan.silences, chunkLengths(300)).length === 1)
+        t = stitchTranscripts(
+          [{ chunk: { index: 0, start: 0, end: plan.duration }, transcript: await transcribe(file.path) }],
+          plan.duration,
+        );
+      else if (mode === 'api') throw new Error(`${file.id} is longer than one default chunk`);
+      else t = await transcribe(file.path);
       const seams = (chunks ?? []).slice(1).map((c, i) => {
         const prev = chunks![i]!;
         return c.start < prev.end ? (c.start + prev.end) / 2 : c.start;
