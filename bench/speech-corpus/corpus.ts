@@ -560,6 +560,43 @@ export const TEST_CONVERSATIONS: readonly ConversationSpec[] = [
   { id: 'real-4sp-radio', voices: ['ls-61', 'c2-mmt1', 'c2-vk5qi', 'c2-morig'], turns: 12, overlap: true, seed: 103 },
 ];
 
+/**
+ * Excerpts of a conversation (its spec mixed as above, then cut to [start, end) seconds) for tests that need only a
+ * few seconds of it: turns and reference speech clipped to the excerpt and moved to its timeline.
+ */
+export const TEST_EXCERPTS: readonly { id: string; spec: ConversationSpec; start: number; end: number }[] = [
+  // wer-chunked.ts's causes-2sp-radio-apart (two 8 kHz codec2 radio voices, codec2-examples, LGPL-2.1), 12.953–25.6 s:
+  // cut at 9.538 s (the planner's seam at TRANSCRIPTION_CHUNK_SECONDS = 10), the first chunk ends 0.4 s after a
+  // sentence and Whisper writes a repetition loop there ("USB-C to the" five times, every word at the chunk's end).
+  {
+    id: 'real-2sp-radio-seam',
+    spec: { id: 'causes-2sp-radio-apart', voices: ['c2-ve9qrp', 'c2-mmt1'], turns: 10, overlap: false, seed: 104 },
+    start: 12.953,
+    end: 25.6,
+  },
+];
+
+function excerpt(m: ReturnType<typeof mix>, start: number, end: number): ReturnType<typeof mix> {
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const samples = m.samples.slice(Math.round(start * RATE), Math.round(end * RATE));
+  const inside = <T extends { start: number; end: number }>(x: T) => x.end > start && x.start < end;
+  const moved = <T extends { start: number; end: number }>(x: T): T => ({
+    ...x,
+    start: round(Math.max(x.start, start) - start),
+    end: round(Math.min(x.end, end) - start),
+  });
+  const keep = m.turns.map(inside);
+  return {
+    ...m,
+    samples,
+    duration: samples.length / RATE,
+    reference: m.reference.filter(inside).map(moved),
+    turns: m.turns.filter((_, i) => keep[i]).map(moved),
+    pieceOfTurn: m.pieceOfTurn.filter((_, i) => keep[i]),
+    overlapSeconds: 0,
+  };
+}
+
 export async function writeTestConversations(
   dir: string,
   log: (line: string) => void = (l) => process.stderr.write(`[speech-corpus] ${l}\n`),
@@ -569,8 +606,11 @@ export async function writeTestConversations(
   try {
     const pieces = await preparePieces(work, log);
     const out: Conversation[] = [];
-    for (const spec of TEST_CONVERSATIONS) {
-      const m = mix(spec, pieces);
+    const items = [
+      ...TEST_CONVERSATIONS.map((spec) => ({ spec, m: mix(spec, pieces) })),
+      ...TEST_EXCERPTS.map((e) => ({ spec: { ...e.spec, id: e.id }, m: excerpt(mix(e.spec, pieces), e.start, e.end) })),
+    ];
+    for (const { spec, m } of items) {
       const wav = join(work, `${spec.id}.wav`);
       await writeFile(wav, wav16k(m.samples));
       await run('ffmpeg', [

@@ -12,6 +12,11 @@ import type { Transcript, TranscriptSegment, TranscriptWord } from './transcript
  *   starts mid-sentence, and the other chunk's copy is then the only one.
  * - Words both chunks recognised around that middle (the same text, normalised, at about the same time) are
  *   counted once: the copy with the higher confidence is kept.
+ * - Words the engine could not place in the chunk's audio are dropped: no duration (under Whisper's time step of
+ *   0.02 s) and starting within UNPLACED_SECONDS of the chunk's end. Whisper, given audio that ends soon after speech, may go on
+ *   writing a repetition loop ("USB-C to the USB-C to the …") that its word alignment times at the audio's last
+ *   instant; a word really cut by the chunk's edge is whole in the next chunk (a hard cut overlaps), and a cut in a
+ *   silence has no speech there.
  * - Words end up in time order (starts never decrease), inside [0, duration], each with end >= start.
  * - A segment keeps the words assigned to it (those whose middle it covers, else the nearest segment of its chunk);
  *   its bounds become its first word's start and last word's end, and its text is rebuilt from its words when some
@@ -28,7 +33,15 @@ export interface ChunkTranscript {
 export interface StitchOptions {
   /** Two copies of a word count as one when their middles are at most this far apart (seconds) or they overlap. Default 0.3. */
   duplicateToleranceSeconds?: number;
+  /** Drop the words piled without duration at a chunk's end (see the module note). Default true; false only to
+   * measure what they cost (bench/speech-corpus/wer-chunked.ts). */
+  dropUnplacedWords?: boolean;
 }
+
+/** A word without duration (under Whisper's 0.02 s time step) starting this close to its chunk's end (seconds) was
+ * not placed in the audio. */
+export const UNPLACED_SECONDS = 0.1;
+const NO_DURATION = 0.02;
 
 interface Placed {
   word: TranscriptWord;
@@ -77,12 +90,21 @@ export function stitchTranscripts(
     (i === 0 || t >= boundary(ordered[i - 1]!, ordered[i]!)) &&
     (i === ordered.length - 1 || t < boundary(ordered[i]!, ordered[i + 1]!));
 
-  // Each part's words on the source's timeline.
+  // Each part's words on the source's timeline, but for those piled without duration at the chunk's end.
+  const dropUnplaced = options.dropUnplacedWords ?? true;
+  const placedInAudio = (chunk: ChunkTranscript['chunk'], w: TranscriptWord) =>
+    !dropUnplaced ||
+    !(
+      finite(w.end, w.start) - finite(w.start) < NO_DURATION &&
+      finite(w.start) >= chunk.end - chunk.start - UNPLACED_SECONDS
+    );
   const onTimeline = ordered.map(({ chunk, transcript }) =>
-    transcript.words.map((w) => {
-      const start = finite(w.start) + chunk.start;
-      return { w, start, end: Math.max(start, finite(w.end, w.start) + chunk.start) };
-    }),
+    transcript.words
+      .filter((w) => placedInAudio(chunk, w))
+      .map((w) => {
+        const start = finite(w.start) + chunk.start;
+        return { w, start, end: Math.max(start, finite(w.end, w.start) + chunk.start) };
+      }),
   );
   // A word past its chunk's boundary is kept when it lies in the overlap with the neighbour owning that time and the
   // neighbour heard nothing there (no word within the tolerance): a chunk starting mid-sentence skips its first words.

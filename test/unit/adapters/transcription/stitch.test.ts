@@ -97,6 +97,21 @@ describe('stitchTranscripts', () => {
     expect(out.segments.map((s) => s.text)).toEqual(['behind the curtain', 'He began']);
   });
 
+  it('drops the words an engine piled without duration at a chunk’s end (a repetition loop), keeping the rest', () => {
+    // Issue 30 item 5, measured on real-2sp-radio-seam (chunk-seam-loop.test.ts): a chunk of 9.538 s ending 0.4 s after
+    // speech came back with "USB -C to the USB -C to the …", every word of the loop at 9.51–9.51 s.
+    const loop = [' to', ' the', ' USB', '-C', ' to', ' the', ' USB', '-C'].map((x) => w(x, 9.51, 9.51, 0.9));
+    const a = transcript([[w(' a', 6.25, 6.61), w(' Logitech', 6.67, 7.21), w(' USB', 7.85, 9.03), ...loop]]);
+    const b = transcript([[w(" It's", 0.3, 0.62), w(' easy', 0.62, 0.82)]]);
+    const out = stitchTranscripts([part(0, 0, 9.538, a), part(1, 9.538, 12.647, b)], 12.647);
+    expect(text(out)).toBe("a Logitech USB It's easy");
+    expect(out.segments.map((s) => s.text)).toEqual(['a Logitech USB', "It's easy"]);
+    // A word with a duration at the end, or without one elsewhere, stays; so does the loop when asked to keep it.
+    const c = transcript([[w(' go', 2, 2), w(' ahead', 9.45, 9.53)]]);
+    expect(text(stitchTranscripts([part(0, 0, 9.538, c)], 9.538))).toBe('go ahead');
+    expect(stitchTranscripts([part(0, 0, 9.538, a)], 9.538, { dropUnplacedWords: false }).words).toHaveLength(11);
+  });
+
   it('counts a word seen by both chunks at about the same time around the boundary once (the more confident copy)', () => {
     // Boundary 29: chunk 0 places "fox" at 28.85–29.1 (middle 28.975, its own), chunk 1 at 28.95–29.25 (middle 29.1, its own).
     const a = transcript([[w(' brown', 28.3, 28.7), w(' fox', 28.85, 29.1, 0.6)]]);
