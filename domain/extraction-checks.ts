@@ -24,8 +24,9 @@ import {
   type LineItemColumn,
   type PageText,
   type PositionedText,
+  unionBox,
 } from './extraction.js';
-import { lineEvidence, type ReviewedResult } from './extraction-evidence.js';
+import { lineEvidence, type ReviewedResult, SUM_SEPARATOR, sumDecimals } from './extraction-evidence.js';
 import {
   allWords,
   CHARGE_WORDS,
@@ -158,6 +159,14 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
 
   const pages = new Map(document.pages.map((p) => [p.page, p]));
   const lines = document.pages.flatMap((p) => p.text.split('\n'));
+  const vatRows = findVatRows(document);
+  /** A value whose evidence is a sum of figures printed on its page ("19,25 + 37,62"; extraction-evidence.ts). */
+  const pageSum = (v: ExtractedValue) => {
+    const ev = v.evidence;
+    if (!ev || ev.source === 'xml' || ev.page === null || !ev.snippet.includes(SUM_SEPARATOR)) return false;
+    const text = pages.get(ev.page)?.text;
+    return text !== undefined && !normaliseLine(text).includes(normaliseLine(ev.snippet));
+  };
   // Lines about a tax amount or rate: naming a tax, but not a tax id or a company's registration ("TVA : FR11999999998 -
   // SIRET : … - capital 120 000,00" is a footer, not a tax line).
   const taxLines = lines.filter((l) => TAX_WORD.test(l) && findTaxIds(l).length === 0 && !REGISTRATION_WORD.test(l));
@@ -333,6 +342,19 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     }
   }
 
+  // 5b. No tax given, but the page prints its VAT rows (a tax printed only per rate, "USt. 7% 275,00 19,25" and
+  // "USt. 19% 198,00 37,62", never as one figure): subtotal + the rows' taxes = total (session 12).
+  if (subtotal && total && !tax && vatRows.length > 0) {
+    const decimals = Math.max(...vatRows.map((v) => v.decimals));
+    const gap = total.value - subtotal.value;
+    const adds = [distinctVatRows(vatRows), vatRows].some(
+      (rows) =>
+        Math.abs(gap - rows.reduce((sum, v) => sum + v.tax, 0)) <=
+        half(subtotal) + half(total) + rows.length * 0.5 * 10 ** -decimals + EPSILON,
+    );
+    if (adds) for (const n of [subtotal, total]) confirmed.add(n.name);
+  }
+
   // 6. A total below an amount printed on a tax line ("TOTAL IMPUESTOS 302.00" beside a total of 60.00; "Total incl.
   // VAT 119.00" beside the pre-tax 100.00).
   if (total && total.value > 0) {
@@ -353,42 +375,12 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   // discount row "Rabatt 10% 1200.00 120.00" is none). Their arithmetic confirms a tax as a sum would: the one rate's
   // tax, or the rates' taxes together. A tax that is one rate's tax where the page prints several is not the
   // document's tax (session 11: "a tax printed only per rate"), even where the rates bracket it (7.).
-  const vatRows: { rate: number; tax: number; decimals: number }[] = [];
-  let underTaxName = false;
-  for (const l of lines) {
-    if (l.trim() === '') continue;
-    const named = TAX_WORD.test(l) && findTaxIds(l).length === 0 && !REGISTRATION_WORD.test(l);
-    const rates = [...l.matchAll(PERCENT)]
-      .map((m) => Number(m[2]!.replace(',', '.')))
-      .filter((r) => r > 0 && r <= MAX_TAX_RATE);
-    const figures = findAmounts(l.replace(PERCENT, ' '))
-      .filter((a) => a.value.includes('.'))
-      .map((a) => ({ value: Math.abs(Number(a.value)), decimals: a.value.split('.')[1]!.length }));
-    const r = rates.length === 1 ? rates[0]! : null;
-    const t =
-      r === null
-        ? undefined
-        : figures.find((t) =>
-            figures.some(
-              (b) =>
-                b !== t &&
-                b.value > t.value &&
-                Math.abs((b.value * r) / 100 - t.value) <= half(t) + (r / 100) * half(b) + EPSILON,
-            ),
-          );
-    if (r !== null && t && t.value > 0 && (named || underTaxName)) {
-      vatRows.push({ rate: r, tax: t.value, decimals: t.decimals });
-      underTaxName = true;
-    } else underTaxName = named;
-  }
   let oneRateOnly: string | null = null;
   if (tax && tax.value !== 0 && vatRows.length > 0) {
     const near = (x: number, d: number) => Math.abs(Math.abs(tax.value) - x) <= half(tax) + 0.5 * 10 ** -d + EPSILON;
     // The same rate and tax on two rows is a repeated summary, or two taxes of one rate (India's CGST 9% and SGST
     // 9%): the rows' sum with and without the repeats.
-    const distinct = vatRows.filter(
-      (v, i) => vatRows.findIndex((w) => w.rate === v.rate && Math.abs(w.tax - v.tax) <= EPSILON) === i,
-    );
+    const distinct = distinctVatRows(vatRows);
     const decimals = Math.max(...vatRows.map((v) => v.decimals));
     const sums = [distinct, vatRows].map((rows) => ({
       value: rows.reduce((s, v) => s + v.tax, 0),
@@ -500,7 +492,13 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   for (const n of [total, subtotal, tax]) {
     const v = n ? result.fields[n.name] : undefined;
     if (!n || !v || confirmed.has(n.name) || !fromPage(v) || already(n.name, null)) continue;
-    if (v.confidence !== null && v.confidence < LABELLED_CONFIDENCE)
+    // A sum of printed figures (evidence listing each) is only as good as the arithmetic that says they add up to it.
+    if (pageSum(v))
+      fail(
+        `${n.name} ${n.text} is given as the sum of the figures "${clip(normaliseLine(v.evidence!.snippet))}", and neither the document's VAT rows nor its totals confirm that they make it`,
+        [field(n.name)],
+      );
+    else if (v.confidence !== null && v.confidence < LABELLED_CONFIDENCE)
       fail(
         `${n.name} "${n.text}" was not read on its label's line (confidence ${Number(v.confidence.toFixed(2))}) and no sum on the document confirms it`,
         [field(n.name)],
@@ -591,6 +589,104 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     fail(t.reason, [...t.fields.map(field), ...(t.items ?? [])]);
 
   return { flags, reasons };
+}
+
+// --------------------------------------------------------------------------------------------------------- VAT rows
+
+/** A VAT row of a page: its rate, its tax and where that tax is printed. */
+export interface VatRow {
+  rate: number;
+  tax: number;
+  decimals: number;
+  /** The tax as printed ("19,25"). */
+  raw: string;
+  page: number;
+  /** Offset of `raw` in its page's text. */
+  offset: number;
+}
+
+/**
+ * The document's VAT rows: a rate, its base and its tax on one row (a VAT summary: "MwSt 19% 100.00 19.00"; "20.0%
+ * 600.00€ 120.00€ 720.00€" under "Taux TVA  Base HT  MT TVA  TTC"), base × rate = tax, the row naming a tax or under a
+ * line that does (a discount row "Rabatt 10% 1200.00 120.00" is none). In page and line order.
+ */
+export function findVatRows(document: PositionedText): VatRow[] {
+  const rows: VatRow[] = [];
+  let underTaxName = false;
+  for (const p of document.pages) {
+    let start = 0;
+    for (const l of p.text.split('\n')) {
+      const lineStart = start;
+      start += l.length + 1;
+      if (l.trim() === '') continue;
+      const named = TAX_WORD.test(l) && findTaxIds(l).length === 0 && !REGISTRATION_WORD.test(l);
+      const rates = [...l.matchAll(PERCENT)]
+        .map((m) => Number(m[2]!.replace(',', '.')))
+        .filter((r) => r > 0 && r <= MAX_TAX_RATE);
+      // The rates blanked out, offsets kept.
+      const figures = findAmounts(l.replace(PERCENT, (m) => ' '.repeat(m.length)))
+        .filter((a) => a.value.includes('.'))
+        .map((a) => ({
+          value: Math.abs(Number(a.value)),
+          decimals: a.value.split('.')[1]!.length,
+          raw: a.raw,
+          index: a.index,
+        }));
+      const r = rates.length === 1 ? rates[0]! : null;
+      const t =
+        r === null
+          ? undefined
+          : figures.find((t) =>
+              figures.some(
+                (b) =>
+                  b !== t &&
+                  b.value > t.value &&
+                  Math.abs((b.value * r) / 100 - t.value) <= half(t) + (r / 100) * half(b) + EPSILON,
+              ),
+            );
+      if (r !== null && t && t.value > 0 && (named || underTaxName)) {
+        rows.push({
+          rate: r,
+          tax: t.value,
+          decimals: t.decimals,
+          raw: t.raw,
+          page: p.page,
+          offset: lineStart + t.index,
+        });
+        underTaxName = true;
+      } else underTaxName = named;
+    }
+  }
+  return rows;
+}
+
+/** The rows without repeats: the same rate and tax twice is a repeated summary, or two taxes of one rate (CGST + SGST). */
+const distinctVatRows = (rows: readonly VatRow[]) =>
+  rows.filter((v, i) => rows.findIndex((w) => w.rate === v.rate && Math.abs(w.tax - v.tax) <= EPSILON) === i);
+
+/**
+ * The tax of a page that prints it only per VAT rate (two rows or more, each of its own rate, on one page): the rows'
+ * taxes added up, with evidence listing each row's figure ("19,25 + 37,62", extraction-evidence.ts's page sum) and the
+ * box around them. Null when the page prints one rate (its row's tax is a figure of its own), repeats a rate (a
+ * repeated summary, or CGST + SGST: which rows add up is not the page's to say), or its rows are on several pages.
+ */
+export function taxOfVatRows(document: PositionedText): ExtractedValue | null {
+  const rows = findVatRows(document);
+  if (rows.length < 2 || new Set(rows.map((r) => r.rate)).size !== rows.length) return null;
+  const page = document.pages.find((p) => p.page === rows[0]!.page);
+  if (!page || rows.some((r) => r.page !== page.page)) return null;
+  const value = sumDecimals(rows.map((r) => fmt(r.tax, r.decimals)));
+  if (value === null) return null;
+  const boxes = rows.flatMap((r) =>
+    page.words
+      .filter((w) => w.offset < r.offset + r.raw.length && w.offset + w.text.length > r.offset)
+      .map((w) => w.box),
+  );
+  return {
+    value,
+    evidence: { page: page.page, snippet: rows.map((r) => r.raw).join(SUM_SEPARATOR), box: unionBox(boxes) },
+    confidence: LABELLED_CONFIDENCE,
+  };
 }
 
 // ------------------------------------------------------------------------------------------------------- text fields

@@ -183,6 +183,9 @@ function checkOne(
   if (pageText === undefined) return `the evidence names page ${ev.page}, which the document does not have`;
   const snippet = normaliseWhitespace(ev.snippet ?? '');
   if (!snippet) return 'the evidence snippet is empty';
+  // A sum of printed figures (a tax printed only per rate): each part on the page, the value their sum.
+  if ((kind === 'amount' || kind === 'number') && snippet.includes(SUM_SEPARATOR) && !pageText.includes(snippet))
+    return checkPageSum(value, snippet, pageText, ev.page);
   if (!pageText.includes(snippet))
     return `the snippet "${clip(snippet)}" does not occur in the text of page ${ev.page}`;
   if (!occursWhole(pageText, snippet))
@@ -192,6 +195,72 @@ function checkOne(
     return `the value "${clip(value)}" is read out of an IBAN, in "${clip(snippet)}"`;
   const why = derivable(kind, isItemDescription, value, snippet);
   return why === null ? null : `the value "${clip(value)}" ${why} "${clip(snippet)}"`;
+}
+
+/** At most this many parts in a page sum (a VAT summary has a row per rate; more is no summary). */
+export const MAX_SUM_PARTS = 12;
+
+/** An amount printed as one figure, with its sign ("-12,50", "(3.00)", "120.00€"); null when the part is not one. */
+function printedFigure(part: string): { readings: string[]; negative: boolean } | null {
+  const tokens = part.match(/\d[\d.,'’ \u00a0\u202f]*\d|\d/gu) ?? [];
+  if (tokens.length !== 1) return null;
+  const at = part.indexOf(tokens[0]!);
+  const rest = part.slice(0, at) + part.slice(at + tokens[0]!.length);
+  // Around the figure only a sign, brackets or a currency (no words: "USt. 19" is no figure of a sum).
+  if (/\p{L}{4,}/u.test(rest) || (/\p{L}/u.test(rest) && !findCurrencies(rest).length)) return null;
+  const readings = [...amountReadings(tokens[0]!)];
+  return readings.length > 0 ? { readings, negative: /[-−(]/u.test(part.slice(0, at)) } : null;
+}
+
+/**
+ * A value given as the sum of figures printed on one page (a tax printed only per VAT rate, "19,25 + 37,62"): the
+ * snippet lists each part joined by SUM_SEPARATOR; each must be one printed amount, occur whole on the page as many
+ * times as the snippet lists it, and the value must be their exact sum under some reading of each part's decimal
+ * mark. Whether the parts are the right figures to add (the VAT rows' taxes) is the document checks' question.
+ */
+function checkPageSum(value: string, snippet: string, pageText: string, page: number): string | null {
+  const parts = snippet.split(SUM_SEPARATOR).map((p) => p.trim());
+  if (parts.length > MAX_SUM_PARTS)
+    return `the snippet "${clip(snippet)}" lists ${parts.length} parts of a sum, more than ${MAX_SUM_PARTS}`;
+  const figures = [];
+  for (const part of parts) {
+    const f = part ? printedFigure(part) : null;
+    if (!f)
+      return `the snippet "${clip(snippet)}" lists "${clip(part)}", which is not one printed amount, as a part of a sum`;
+    figures.push(f);
+  }
+  for (const part of new Set(parts)) {
+    const listed = parts.filter((p) => p === part).length;
+    const printed = wholeOccurrences(pageText, part);
+    if (printed === 0) {
+      return pageText.includes(part)
+        ? `the part "${clip(part)}" of the sum "${clip(snippet)}" occurs on page ${page} only inside a longer word or number`
+        : `the part "${clip(part)}" of the sum "${clip(snippet)}" does not occur on page ${page}`;
+    }
+    if (printed < listed)
+      return `the part "${clip(part)}" of the sum "${clip(snippet)}" is listed ${listed} times but occurs on page ${page} only ${printed === 1 ? 'once' : `${printed} times`}`;
+  }
+  const want = /^-?\d+(\.\d+)?$/u.test(value) ? canonicalDecimal(value) : null;
+  // Every reading of each part's decimal mark (at most two each), bounded: a page's parts share one mark.
+  let sums: string[][] = [[]];
+  for (const f of figures) {
+    sums = sums.flatMap((s) => f.readings.map((r) => [...s, `${f.negative ? '-' : ''}${r}`])).slice(0, 256);
+  }
+  const ok = want !== null && sums.some((s) => canonicalDecimal(sumDecimals(s) ?? '') === want);
+  return ok
+    ? null
+    : `the value "${clip(value)}" is not the sum of the figures "${clip(snippet)}" printed on page ${page}`;
+}
+
+/** How many times `snippet` occurs in `text` without cutting a word or a number (occursWhole), not overlapping. */
+function wholeOccurrences(text: string, snippet: string): number {
+  let n = 0;
+  for (let i = text.indexOf(snippet); i >= 0; i = text.indexOf(snippet, i + 1)) {
+    if (!wholeAt(text, snippet, i)) continue;
+    n++;
+    i += snippet.length - 1;
+  }
+  return n;
 }
 
 /** Null when `value` can be read from `snippet` as a value of `kind`, else the reason (completed by the caller). */
@@ -248,16 +317,21 @@ function derivable(kind: ValueKind, isItemDescription: boolean, value: string, s
  * nor "INV-1" out of "INV-12".
  */
 function occursWhole(text: string, snippet: string): boolean {
+  for (let i = text.indexOf(snippet); i >= 0; i = text.indexOf(snippet, i + 1))
+    if (wholeAt(text, snippet, i)) return true;
+  return false;
+}
+
+/** True when `snippet`, found in `text` at `i`, cuts no word or number there (occursWhole). */
+function wholeAt(text: string, snippet: string, i: number): boolean {
   const startsWord = /^[\p{L}\p{N}]/u.test(snippet);
   const endsWord = /[\p{L}\p{N}]$/u.test(snippet);
-  for (let i = text.indexOf(snippet); i >= 0; i = text.indexOf(snippet, i + 1)) {
-    const before = text.slice(Math.max(0, i - 2), i);
-    const after = text.slice(i + snippet.length, i + snippet.length + 2);
-    if (startsWord && (/[\p{L}\p{N}]$/u.test(before) || (/^\d/u.test(snippet) && /\d[.,'’]$/u.test(before)))) continue;
-    if (endsWord && (/^[\p{L}\p{N}]/u.test(after) || (/\d$/u.test(snippet) && /^[.,'’]\d/u.test(after)))) continue;
-    return true;
-  }
-  return false;
+  const before = text.slice(Math.max(0, i - 2), i);
+  const after = text.slice(i + snippet.length, i + snippet.length + 2);
+  if (startsWord && (/[\p{L}\p{N}]$/u.test(before) || (/^\d/u.test(snippet) && /\d[.,'’]$/u.test(before))))
+    return false;
+  if (endsWord && (/^[\p{L}\p{N}]/u.test(after) || (/\d$/u.test(snippet) && /^[.,'’]\d/u.test(after)))) return false;
+  return true;
 }
 
 /** True when every occurrence of `snippet` in `text` lies inside an IBAN of the text. */

@@ -3,6 +3,7 @@ import { conceptOf } from '../../../adapters/extraction/offline-labels.js';
 import {
   checkDocument,
   mergeReview,
+  taxOfVatRows,
   UNSURE_CONFIDENCE,
   type DocumentCheck,
 } from '../../../domain/extraction-checks.js';
@@ -15,7 +16,7 @@ import type {
   PageText,
   PositionedText,
 } from '../../../domain/extraction.js';
-import { layoutPage, type Row } from '../../helpers/positioned-text.js';
+import { CHAR_WIDTH, layoutPage, ROW_HEIGHT, type Row } from '../../helpers/positioned-text.js';
 
 /**
  * The document's own arithmetic and semantics (docs/processing.md "Document checks"), for any engine's answer: each
@@ -1569,5 +1570,91 @@ describe("session 11: an invoice number read under another number's column heade
     }
     const right = answer({ invoice_number: at(p, 'FA-2024-118', 'FA-2024-118') });
     expect(flaggedNames(checkDocument(right, columns, concept))).toEqual([]);
+  });
+});
+
+describe('session 12: a tax printed only per rate, as a sum of the printed rows', () => {
+  // de-zugferd-comfort-einfach as OCR reads it: the tax printed per VAT rate (19,25 + 37,62), never as one figure.
+  const rows: Row[] = [
+    [
+      [50, 'Rechnungssumme Netto (excl. USt.)'],
+      [480, '473,00'],
+    ],
+    [
+      [50, 'Steuerbasisbetrag USt. 7%'],
+      [400, '275,00'],
+      [480, '19,25'],
+    ],
+    [
+      [50, 'Steuerbasisbetrag USt. 19%'],
+      [400, '198,00'],
+      [480, '37,62'],
+    ],
+    [
+      [50, 'Rechnungssumme Brutto (inkl. USt.)'],
+      [480, '529,87'],
+    ],
+  ];
+  const ocr: PositionedText = { pages: [layoutPage(rows, { source: 'ocr' })], truncated: false, warnings: [] };
+  const page = ocr.pages[0]!;
+
+  it("subtotal + the VAT rows' taxes = total confirms the subtotal and the total when no tax is given", () => {
+    // Read by OCR on their labels' lines: before, "no sum on the document confirms it" flagged both right values.
+    const result = answer({
+      subtotal: at(page, '473,00', '473.00'),
+      tax: none(),
+      total: at(page, '529,87', '529.87'),
+    });
+    expectEvidenceOk(result, ocr);
+    expect(flaggedNames(checkDocument(result, ocr, concept))).toEqual([]);
+  });
+
+  it("taxOfVatRows gives the rows' taxes as one value with evidence listing each row's figure", () => {
+    const tax = taxOfVatRows(ocr)!;
+    expect(tax.value).toBe('56.87');
+    expect(tax.evidence).toMatchObject({ page: 1, snippet: '19,25 + 37,62' });
+    const b = tax.evidence!.box!;
+    expect([b.x0, b.x1]).toEqual([480, 480 + 5 * CHAR_WIDTH]);
+    expect(b.y1 - b.y0).toBeGreaterThan(ROW_HEIGHT);
+    const result = answer({ subtotal: at(page, '473,00', '473.00'), tax, total: at(page, '529,87', '529.87') });
+    expectEvidenceOk(result, ocr);
+    expect(flaggedNames(checkDocument(result, ocr, concept))).toEqual([]);
+  });
+
+  it('taxOfVatRows gives nothing for one rate, nor for rows that repeat a rate (a repeated summary or CGST + SGST)', () => {
+    const one: PositionedText = { pages: [layoutPage(rows.slice(0, 2))], truncated: false, warnings: [] };
+    expect(taxOfVatRows(one)).toBeNull();
+    const repeated = layoutPage([rows[1]!, rows[1]!]);
+    expect(taxOfVatRows({ pages: [repeated], truncated: false, warnings: [] })).toBeNull();
+  });
+
+  it('a value given as a sum of printed figures that no VAT rows or totals confirm is flagged', () => {
+    // Shipping and postage added up and given as the tax: each part is printed, the sum is exact, the page names a
+    // tax but prints no rate, so no other check has anything to say.
+    const document = doc([
+      [
+        [50, 'Versand'],
+        [430, '19.00'],
+      ],
+      [
+        [50, 'Porto'],
+        [430, '3.50'],
+      ],
+      [
+        [50, 'Gesamtbetrag inkl. MwSt'],
+        [430, '172.50'],
+      ],
+    ]);
+    const p = document.pages[0]!;
+    const tax: ExtractedValue = {
+      value: '22.50',
+      evidence: { page: 1, snippet: '19.00 + 3.50', box: null },
+      confidence: 0.9,
+    };
+    const result = answer({ tax, total: at(p, '172.50', '172.50') });
+    expectEvidenceOk(result, document);
+    const check = checkDocument(result, document, concept);
+    expect(flaggedNames(check)).toEqual(['tax']);
+    expect(check.flags[0]!.reason).toMatch(/sum of the figures "19\.00 \+ 3\.50"/u);
   });
 });

@@ -315,3 +315,63 @@ function sameShape(a: string, b: string): boolean {
       .replace(/a+/gu, 'a');
   return shape(a) === shape(b);
 }
+
+describe('session 12: a value that is the sum of figures printed on the page (a tax printed only per rate)', () => {
+  // de-zugferd-comfort-einfach: the tax is printed per VAT rate (19,25 and 37,62) and never as one figure; its value
+  // 56.87 has no single snippet. Its evidence lists each printed part, joined by " + ".
+  const perRate = documentOf(
+    plainPage(
+      [
+        'Rechnungssumme Netto (excl. USt.) 473,00',
+        'Steuerbasisbetrag USt. 7% 275,00 19,25',
+        'Steuerbasisbetrag USt. 19% 198,00 37,62',
+        'Rechnungssumme Brutto (inkl. USt.) 529,87',
+      ].join('\n'),
+    ),
+  );
+  const taxOf = (value: string, snippet: string) => result({ tax: v(value, snippet) });
+
+  it('accepts a value that is the exact sum of the printed parts its evidence lists', () => {
+    const checked = checkEvidence(taxOf('56.87', '19,25 + 37,62'), perRate);
+    expect(checked.review_reasons).toEqual([]);
+    expect(checked.checks).toEqual([{ field: 'tax', item: null, ok: true, reason: null }]);
+  });
+
+  it('flags a value that is not the sum of its parts', () => {
+    const checked = checkEvidence(taxOf('56.88', '19,25 + 37,62'), perRate);
+    expect(checked.review_required).toBe(true);
+    expect(checked.review_reasons[0]).toMatch(
+      /^tax: the value "56\.88" is not the sum of the figures "19,25 \+ 37,62"/u,
+    );
+  });
+
+  it('flags a sum one of whose parts the page does not print, or prints only inside a longer number', () => {
+    const missing = checkEvidence(taxOf('56.87', '19,25 + 37,62 + 0,00'), perRate);
+    expect(missing.review_reasons[0]).toMatch(
+      /part "0,00" of the sum "19,25 \+ 37,62 \+ 0,00" does not occur on page 1/u,
+    );
+    const inside = checkEvidence(taxOf('37.62', '9,25 + 28,37'), documentOf(plainPage('19,25 28,37')));
+    expect(inside.review_reasons[0]).toMatch(
+      /part "9,25" of the sum "9,25 \+ 28,37" occurs on page 1 only inside a longer word or number/u,
+    );
+  });
+
+  it('a part listed twice must be printed twice (two taxes of one rate, CGST and SGST)', () => {
+    const twice = documentOf(plainPage('CGST 9% 100.00 9.00\nSGST 9% 100.00 9.00'));
+    expect(checkEvidence(taxOf('18.00', '9.00 + 9.00'), twice).review_reasons).toEqual([]);
+    const once = documentOf(plainPage('CGST 9% 100.00 9.00\nTotal 118.00'));
+    expect(checkEvidence(taxOf('18.00', '9.00 + 9.00'), once).review_reasons[0]).toMatch(
+      /part "9\.00" of the sum "9\.00 \+ 9\.00" is listed 2 times but occurs on page 1 only once/u,
+    );
+  });
+
+  it('each part is one printed amount: text, or a part with two figures, is no part of a sum', () => {
+    expect(checkEvidence(taxOf('56.87', 'USt. + 37,62'), perRate).review_required).toBe(true);
+    expect(checkEvidence(taxOf('56.87', '275,00 19,25 + 37,62'), perRate).review_required).toBe(true);
+  });
+
+  it('a snippet with " + " printed on the page as it is is read as one snippet, not a sum', () => {
+    const literal = documentOf(plainPage('Fees 10.00 + 2.50 handling'));
+    expect(checkEvidence(taxOf('2.50', '10.00 + 2.50'), literal).review_reasons).toEqual([]);
+  });
+});
