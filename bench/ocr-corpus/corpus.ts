@@ -433,6 +433,35 @@ export async function makeForm(scan: LoadedScan, name: FormName): Promise<Form> 
   }
 }
 
+/**
+ * A variant of the skewed forms for finding what the page guard misses (the bench's `--variants`, tune pages only):
+ * `skew:<degrees>[:bilevel][:<n>dpi]`: the scan scaled to n dpi (default its own), turned by degrees clockwise (negative:
+ * counter-clockwise) on white, made black and white after the turn when `bilevel` (threshold 128), in a PDF.
+ */
+export async function variantForm(scan: LoadedScan, spec: string): Promise<Form & { skew: number }> {
+  const [kind, deg, ...rest] = spec.split(':');
+  const degrees = Number(deg);
+  if (kind !== 'skew' || !Number.isFinite(degrees) || Math.abs(degrees) > 45)
+    throw new Error(`variant ${spec}: expected skew:<degrees>[:bilevel][:<n>dpi]`);
+  const bilevel = rest.includes('bilevel');
+  const dpiSpec = rest.find((r) => /^\d+dpi$/.test(r));
+  const dpi = dpiSpec ? Number(dpiSpec.slice(0, -3)) : scan.dpi;
+  let img = sharp(scan.bytes).greyscale();
+  if (dpi !== scan.dpi) {
+    const meta = await sharp(scan.bytes).metadata();
+    img = img.resize({ width: Math.round((meta.width! * dpi) / scan.dpi), kernel: 'lanczos3' });
+  }
+  const turned = await img.rotate(degrees, { background: '#ffffff' }).png().toBuffer();
+  const png = await greyPng(bilevel ? sharp(turned).threshold(128) : sharp(turned), dpi);
+  return {
+    name: 'skewed',
+    file: Buffer.from(await scannedPdf([{ png, dpi }])),
+    ext: 'pdf',
+    pages: [spec],
+    skew: degrees,
+  };
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--fetch')) {
   const scans = await loadScans({ progress: (m) => process.stderr.write(`[paycore] ${m}\n`) });
   process.stderr.write(`[paycore] ocr corpus: ${scans.length} scans checked (${ocrCorpusCacheDir()})\n`);

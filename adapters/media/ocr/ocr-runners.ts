@@ -10,7 +10,7 @@ import { HARD_TO_READ_CONFIDENCE, OCR_DPI, OcrSourceError, UPRIGHT_CONFIDENCE, t
 import { parseTsvPage } from '../../extraction/tsv-words.js';
 import { measureSkew, MIN_DESKEW_DEGREES, straighten, straightenBy } from './page-skew.js';
 import { imageForOcr } from './page-resolution.js';
-import { bestRead, scoreOfTsv } from './page-retry.js';
+import { bestRead, pageTrace, scoreOfTsv, tracePage } from './page-retry.js';
 import { OcrEngineUnavailable } from './run-tool.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from './ocr-pages.js';
 
@@ -303,15 +303,25 @@ async function searchablePage(
   const make = async (src: SearchableInput, file: string, mode: 'layout' | 'sparse'): Promise<Made> => {
     const { tsv } = await engine.searchable(src.input, file, language, src.dpi, signal, { mode });
     const first = tsv === null ? null : confidenceOf(tsv, page.inked);
-    if (first === null || first >= UPRIGHT_CONFIDENCE || (await firstPageRotation(file)) === src.rotation)
+    if (first === null || first >= UPRIGHT_CONFIDENCE) {
+      // The bench counts the turns ocrmypdf made (page-retry.ts, pageTrace); no one else pays for reading the page.
+      if (pageTrace.hasSubscribers) {
+        const rotation = ((await firstPageRotation(file)) - src.rotation + 360) % 360;
+        if (rotation !== 0) tracePage(() => ({ kind: 'turn', rotation, kept: true }));
+      }
       return { file, tsv, src, asUploaded: false };
+    }
+    const rotation = ((await firstPageRotation(file)) - src.rotation + 360) % 360;
+    if (rotation === 0) return { file, tsv, src, asUploaded: false };
     const still = `${file}.as-is.pdf`;
     const again = (await engine.searchable(src.input, still, language, src.dpi, signal, { rotate: false, mode })).tsv;
     const second = confidenceOf(again, page.inked);
     if (second !== null && second > first) {
+      tracePage(() => ({ kind: 'turn', rotation, kept: false }));
       await rename(still, file);
       return { file, tsv: again, src, asUploaded: false };
     }
+    tracePage(() => ({ kind: 'turn', rotation, kept: true }));
     await rm(still, { force: true });
     return { file, tsv, src, asUploaded: false };
   };

@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import { parseTsvPage } from '../../extraction/tsv-words.js';
 import { HARD_TO_READ_CONFIDENCE } from './ocr-engine.js';
 
@@ -10,6 +11,35 @@ import { HARD_TO_READ_CONFIDENCE } from './ocr-engine.js';
  * Found: a page whose skew is mis-measured (a picture of parallel lines out-weighs its text lines in page-skew.ts's
  * profile) is turned that much before it is read, and read 0.000 on every path (bench/README.md, "Issue 30, session 10").
  */
+
+/**
+ * What the page guard did with each page, for the OCR bench (bench/ocr-corpus/bench.ts counts it as totals): a
+ * `node:diagnostics_channel` channel, so nothing is built or sent when no one subscribes. Messages are PageTrace.
+ */
+export const pageTrace = channel('paycore.ocr.page');
+
+export type PageTrace =
+  /** page-skew.ts measured a page: its skew (degrees), whether it has print, on which axis its lines run. */
+  | { kind: 'skew'; skew: number; inked: boolean; axis: 'rows' | 'columns'; contrast: number; letterSized: boolean }
+  /**
+   * bestRead's outcome: the first read's score, each retry's (null: nothing to try), which read was kept (0: the
+   * first; k: the k-th retry) and whether the kept read still reads badly.
+   */
+  | {
+      kind: 'read';
+      inked: boolean;
+      first: ReadScore;
+      retries: Array<ReadScore | null>;
+      kept: number;
+      stillBad: boolean;
+    }
+  /** ocr-pdf: ocrmypdf turned a page by its orientation detection (degrees), and whether that turn was kept. */
+  | { kind: 'turn'; rotation: number; kept: boolean };
+
+/** Publishes `trace` when someone listens (the bench). */
+export function tracePage(trace: () => PageTrace): void {
+  if (pageTrace.hasSubscribers) pageTrace.publish(trace());
+}
 
 /** How well a read went: its words, those read with at least HARD_TO_READ_CONFIDENCE, and their mean confidence. */
 export interface ReadScore {
@@ -84,15 +114,28 @@ export async function bestRead<T>(
 ): Promise<Scored<T> & { retried: number }> {
   let best = first;
   let retried = 0;
+  let kept = 0;
+  const tried: Array<ReadScore | null> = [];
   for (const retry of retries) {
     if (!readsBadly(best.score, inked)) break;
     const next = await retry(best);
+    tried.push(next?.score ?? null);
     if (next === null) continue;
     retried++;
     if (isBetter(next.score, best.score)) {
       await discard(best.read);
       best = next;
+      kept = tried.length;
     } else await discard(next.read);
   }
+  const score = best.score;
+  tracePage(() => ({
+    kind: 'read',
+    inked,
+    first: first.score,
+    retries: tried,
+    kept,
+    stillBad: readsBadly(score, inked),
+  }));
   return { ...best, retried };
 }

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { tracePage } from './page-retry.js';
 
 /**
  * A scan's skew, measured and corrected before Tesseract reads it (docs/processing.md, "OCR", "Skew"). Tesseract's
@@ -142,7 +143,10 @@ export async function measureSkew(image: string | Buffer): Promise<{ skew: numbe
   let count = 0;
   for (let i = 0; i < width * height; i++) if (data[i * channels]! < 128) count++;
   const inked = count >= INKED_SHARE * width * height;
-  if (count < 200) return { skew: 0, inked };
+  if (count < 200) {
+    tracePage(() => ({ kind: 'skew', skew: 0, inked, axis: 'rows', contrast: 0, letterSized: false }));
+    return { skew: 0, inked };
+  }
   const dark = new Uint8Array(width * height);
   for (let i = 0; i < width * height; i++) dark[i] = data[i * channels]! < 128 ? 1 : 0;
   const keep = textLike(dark, width, height);
@@ -167,7 +171,7 @@ export async function measureSkew(image: string | Buffer): Promise<{ skew: numbe
   const bins = new Int32Array(4 * span);
   const offset = 2 * span;
   const tan = (deg: number) => Math.tan((deg * Math.PI) / 180);
-  let best = { deg: 0, contrast: -1 };
+  let best = { deg: 0, contrast: -1, rows: true };
   for (const rows of [true, false]) {
     const at = (deg: number) => sharpness(xs, ys, count, tan(deg), rows, bins, offset);
     let b = { deg: 0, score: at(0) };
@@ -189,9 +193,18 @@ export async function measureSkew(image: string | Buffer): Promise<{ skew: numbe
     // text lines' axis 3.2 to 58, the other 1.3 to 2.0 on pages of plain text, pictures and columns, and 25 where
     // ruled boxes (congress.jpg) align both axes at the same angle.
     const contrast = b.score / Math.max(1, median(scores));
-    if (contrast > best.contrast) best = { deg: b.deg, contrast };
+    if (contrast > best.contrast) best = { deg: b.deg, contrast, rows };
   }
-  return { skew: Math.round(best.deg * 100) / 100, inked };
+  const skew = Math.round(best.deg * 100) / 100;
+  tracePage(() => ({
+    kind: 'skew',
+    skew,
+    inked,
+    axis: best.rows ? 'rows' : 'columns',
+    contrast: best.contrast,
+    letterSized: kept >= 200,
+  }));
+  return { skew, inked };
 }
 
 /**

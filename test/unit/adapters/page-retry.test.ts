@@ -3,10 +3,12 @@ import {
   bestRead,
   isBetter,
   MIN_CONFIDENT_WORDS,
+  pageTrace,
   readsBadly,
   RETRY_CONFIDENCE,
   scoreOfTsv,
   scoreOfWords,
+  type PageTrace,
   type ReadScore,
 } from '../../../adapters/media/ocr/page-retry.js';
 
@@ -99,5 +101,28 @@ describe('bestRead', () => {
       },
     );
     expect({ read: got.read, discarded }).toEqual({ read: 'first', discarded: ['second'] });
+  });
+});
+
+describe('pageTrace', () => {
+  it('tells a subscriber (the OCR bench) each retry and which read was kept; nothing when no one listens', async () => {
+    const seen: PageTrace[] = [];
+    const on = (m: unknown) => seen.push(m as PageTrace);
+    pageTrace.subscribe(on);
+    try {
+      await bestRead({ read: 'straightened', score: nothing }, true, [
+        async () => ({ read: 'as uploaded', score: nothing }),
+        async () => ({ read: 'sparse', score: good }),
+      ]);
+      await bestRead({ read: 'first', score: good }, true, []);
+    } finally {
+      pageTrace.unsubscribe(on);
+    }
+    expect(seen).toEqual([
+      { kind: 'read', inked: true, first: nothing, retries: [nothing, good], kept: 2, stillBad: false },
+      { kind: 'read', inked: true, first: good, retries: [], kept: 0, stillBad: false },
+    ]);
+    await bestRead({ read: 'unheard', score: nothing }, true, []);
+    expect(seen).toHaveLength(2);
   });
 });
