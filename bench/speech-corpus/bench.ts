@@ -35,7 +35,14 @@ import {
 import type { Transcript } from '../../adapters/providers/transcription/transcription-provider.js';
 import { diarizationErrorRate } from '../../support/der.js';
 import { alignWords, scoringWords } from '../../support/wer.js';
-import { loadSpeechCorpus, telephoneCopy, writeTelephoneCopy, type Conversation, type Split } from './corpus.js';
+import {
+  loadPhoneTuneCorpus,
+  loadSpeechCorpus,
+  telephoneCopy,
+  writeTelephoneCopy,
+  type Conversation,
+  type Split,
+} from './corpus.js';
 
 const { values } = parseArgs({
   options: {
@@ -44,14 +51,18 @@ const { values } = parseArgs({
     'tune-only': { type: 'boolean', default: false },
     phone: { type: 'boolean', default: false },
     similarity: { type: 'boolean', default: false },
+    'phone-tune': { type: 'boolean', default: false },
   },
 });
 const ENGINE = join(dirname(fileURLToPath(import.meta.url)), '../../engines/transcription');
 
 const wideCorpus = await loadSpeechCorpus();
 // --phone: every conversation as a phone line carries it (300–3400 Hz, 8 kHz mono, G.711 µ-law), made at bench
-// time beside the corpus; same labels (the timing does not change).
-const corpus = values.phone ? wideCorpus.map(telephoneCopy) : wideCorpus;
+// time beside the corpus; same labels (the timing does not change). --phone-tune: the extra phone-band tune set
+// (tune voices only, several phone codecs, short turns: corpus.ts, loadPhoneTuneCorpus) instead.
+const phoneTune = values['phone-tune'] ? await loadPhoneTuneCorpus() : null;
+const corpus: (Conversation & { channel?: string; turnStyle?: string })[] =
+  phoneTune ?? (values.phone ? wideCorpus.map(telephoneCopy) : wideCorpus);
 const speakerModel = process.env['TRANSCRIPTION_SPEAKER_MODEL'] || defaultEngineLayout().speakerModel;
 const engineKey = createHash('sha256')
   .update(await readFile(join(ENGINE, 'speakers.py')))
@@ -71,7 +82,7 @@ console.log(
 );
 
 interface Sample {
-  c: Conversation;
+  c: Conversation & { channel?: string; turnStyle?: string };
   regions: SpeakerRegions;
   transcript: Transcript | null;
 }
@@ -86,7 +97,7 @@ const samples: Sample[] = [];
 let audio = 0;
 let engineMs = 0;
 try {
-  for (const c of corpus.filter((x) => !values['tune-only'] || x.split === 'tune')) {
+  for (const c of corpus.filter((x) => !(values['tune-only'] || phoneTune) || x.split === 'tune')) {
     const cache = c.path.replace(/\.wav$/, `.engine-${engineKey}.json`);
     if (values.phone && !existsSync(c.path))
       await writeTelephoneCopy(wideCorpus.find((w) => w.id === c.id)!.path, c.path);
@@ -122,6 +133,9 @@ interface Figures {
   falseAlarm: number;
   confusion: number;
   countRight: number;
+  /** Files with more speakers found than there are, and with fewer. */
+  over: number;
+  under: number;
   wer: number | null;
   werWords: number;
   /** Substitutions, deletions, insertions (of the WER's edits). */
@@ -133,6 +147,7 @@ function evaluate(split: Split, options: Partial<ClusterOptions>, rows?: string[
   let speech = 0;
   let [missed, falseAlarm, confusion] = [0, 0, 0];
   let countRight = 0;
+  let [over, under] = [0, 0];
   let files = 0;
   let edits = 0;
   let words = 0;
@@ -146,6 +161,8 @@ function evaluate(split: Split, options: Partial<ClusterOptions>, rows?: string[
     speech += r.speech;
     const found = new Set(turns.map((t) => t.speaker)).size;
     if (found === s.c.speakers.length) countRight++;
+    else if (found > s.c.speakers.length) over++;
+    else under++;
     let wer = '';
     if (s.transcript && s.c.text) {
       const ref = scoringWords(s.c.text);
@@ -157,7 +174,7 @@ function evaluate(split: Split, options: Partial<ClusterOptions>, rows?: string[
       wer = (e / ref.length).toFixed(3);
     }
     rows?.push(
-      `${s.c.id.padEnd(30)} ${s.c.duration.toFixed(1).padStart(6)} ${String(s.c.speakers.length).padStart(4)} ${String(found).padStart(5)} ${r.der.toFixed(3).padStart(6)} ${r.missed.toFixed(1).padStart(6)} ${r.falseAlarm.toFixed(1).padStart(5)} ${r.confusion.toFixed(1).padStart(6)} ${wer.padStart(6)}${isNarrowband(s.regions.regions) ? '  narrow-band' : ''}`,
+      `${s.c.id.padEnd(30)} ${s.c.duration.toFixed(1).padStart(6)} ${String(s.c.speakers.length).padStart(4)} ${String(found).padStart(5)} ${r.der.toFixed(3).padStart(6)} ${r.missed.toFixed(1).padStart(6)} ${r.falseAlarm.toFixed(1).padStart(5)} ${r.confusion.toFixed(1).padStart(6)} ${wer.padStart(6)}${isNarrowband(s.regions.regions) ? '  narrow-band' : ''}${s.c.channel ? `  ${s.c.channel} ${s.c.turnStyle}` : ''}`,
     );
   }
   return {
@@ -167,15 +184,18 @@ function evaluate(split: Split, options: Partial<ClusterOptions>, rows?: string[
     falseAlarm: falseAlarm / speech,
     confusion: confusion / speech,
     countRight: countRight / files,
+    over,
+    under,
     wer: words ? edits / words : null,
     werWords: words,
     sdi,
   };
 }
 
-const heldOut = (f: () => Figures) => (values['tune-only'] ? '(held-out not run: --tune-only)' : line('held-out', f()));
+const heldOut = (f: () => Figures) =>
+  values['tune-only'] || phoneTune ? '(held-out not run: --tune-only)' : line('held-out', f());
 const line = (split: string, f: Figures) =>
-  `${split.padEnd(9)} ${String(f.files).padStart(5)}  DER ${f.der.toFixed(3)} (missed ${f.missed.toFixed(3)}, false alarm ${f.falseAlarm.toFixed(3)}, confusion ${f.confusion.toFixed(3)})  count right ${(100 * f.countRight).toFixed(0)} %  WER ${f.wer === null ? '-' : `${f.wer.toFixed(3)} (${f.werWords} words; substitutions ${f.sdi[0]}, deletions ${f.sdi[1]}, insertions ${f.sdi[2]})`}`;
+  `${split.padEnd(9)} ${String(f.files).padStart(5)}  DER ${f.der.toFixed(3)} (missed ${f.missed.toFixed(3)}, false alarm ${f.falseAlarm.toFixed(3)}, confusion ${f.confusion.toFixed(3)})  count right ${(100 * f.countRight).toFixed(0)} % (over ${f.over}, under ${f.under})  WER ${f.wer === null ? '-' : `${f.wer.toFixed(3)} (${f.werWords} words; substitutions ${f.sdi[0]}, deletions ${f.sdi[1]}, insertions ${f.sdi[2]})`}`;
 
 const rows: string[] = [];
 const tune = evaluate('tune', {}, rows);
@@ -200,10 +220,10 @@ if (!camplus) {
 if (values.sweep && camplus) {
   console.log('\nsweep on the tune split, average linkage: threshold minSpeakerSeconds -> DER, count right');
   for (const threshold of [0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.32, 0.33, 0.34, 0.35, 0.36, 0.38, 0.4]) {
-    for (const minSpeakerSeconds of [1, 5]) {
+    for (const minSpeakerSeconds of [1, 2, 3, 5]) {
       const f = evaluate('tune', { threshold, minSpeakerSeconds, lowThreshold: 1 });
       console.log(
-        `${threshold.toFixed(2)} ${String(minSpeakerSeconds).padStart(2)}  ${f.der.toFixed(3)}  ${(100 * f.countRight).toFixed(0)} %`,
+        `${threshold.toFixed(2)} ${String(minSpeakerSeconds).padStart(2)}  ${f.der.toFixed(3)}  ${(100 * f.countRight).toFixed(0)} % (over ${f.over}, under ${f.under})`,
       );
     }
   }

@@ -672,3 +672,194 @@ export async function writeTelephoneCopy(source: string, out: string): Promise<v
   await run('ffmpeg', ['-nostdin', '-y', '-v', 'error', '-i', source, ...TELEPHONE_BAND_ARGS, tmp]);
   await rename(tmp, out);
 }
+
+/**
+ * Phone-line channels for the extra tune set (`loadPhoneTuneCorpus`): ffmpeg output options that encode a 16 kHz
+ * recording as a telephone or VoIP call carries it, and the container it is written in. Each copy is decoded back to
+ * 8 kHz 16-bit WAV, as a receiving system would store the call.
+ */
+export const PHONE_CHANNELS: Readonly<Record<string, { args: readonly string[]; ext: string }>> = Object.freeze({
+  // G.711 µ-law, 300–3400 Hz (the --phone copies' own channel).
+  mulaw: { args: TELEPHONE_BAND_ARGS, ext: 'wav' },
+  // G.711 A-law on a narrower line (400–3000 Hz).
+  alaw: {
+    args: ['-af', 'highpass=f=400,lowpass=f=3000', '-ac', '1', '-ar', '8000', '-c:a', 'pcm_alaw'],
+    ext: 'wav',
+  },
+  // GSM 06.10 full rate (mobile), 13 kbit/s.
+  gsm: { args: ['-af', 'highpass=f=300,lowpass=f=3400', '-ac', '1', '-ar', '8000', '-c:a', 'libgsm'], ext: 'gsm' },
+  // G.726 ADPCM at 24 kbit/s (DECT, some trunks).
+  g726: {
+    args: ['-af', 'highpass=f=300,lowpass=f=3400', '-ac', '1', '-ar', '8000', '-c:a', 'g726', '-b:a', '24k'],
+    ext: 'wav',
+  },
+  // Speex narrow-band (VoIP), quality 4.
+  speex: { args: ['-ac', '1', '-ar', '8000', '-c:a', 'libspeex', '-q:a', '4'], ext: 'ogg' },
+  // Opus narrow-band at 10 kbit/s (VoIP on a poor link).
+  opus: {
+    args: [
+      '-af',
+      'lowpass=f=4000',
+      '-ac',
+      '1',
+      '-ar',
+      '8000',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '10k',
+      '-application',
+      'voip',
+    ],
+    ext: 'ogg',
+  },
+});
+
+/** Short pieces of a voice: each speech stretch of 0.3–2.5 s alone (one word or a short phrase: backchannels, answers). */
+function shortPieces(list: readonly Piece[]): Piece[] {
+  return list.flatMap((p) =>
+    p.speech
+      .filter((s) => s.end - s.start >= 0.3 && s.end - s.start <= 2.5)
+      .map((s) => {
+        const from = Math.max(0, s.start - 0.1);
+        const to = Math.min(p.samples.length / RATE, s.end + 0.1);
+        return {
+          ...p,
+          samples: p.samples.subarray(Math.round(from * RATE), Math.round(to * RATE)),
+          speech: [{ start: s.start - from, end: s.end - from }],
+          text: null,
+        };
+      }),
+  );
+}
+
+export interface PhoneConversationSpec extends ConversationSpec {
+  channel: keyof typeof PHONE_CHANNELS;
+  /** 'long': the usual 3–9 s turns; 'mixed': every voice alternates short (0.3–2.5 s) and long turns; 'listener':
+   * the last voice only says short things (a listener's "yes", "right"). */
+  turnStyle: 'long' | 'mixed' | 'listener';
+  /** White noise added before the channel, dBFS (none when absent). */
+  noiseDb?: number;
+}
+
+/** The extra tune set's plan: tune voices only (splitOf), drawn from its own seed; mostly 2–4 speakers. */
+export function phoneTunePlan(
+  voices: readonly { id: string; group: string; onlyIn?: string }[],
+): PhoneConversationSpec[] {
+  const pool = voices.filter((v) => !v.onlyIn && splitOf(v.group) === 'tune').map((v) => v.id);
+  const random = seededRandom(401);
+  const pick = (k: number) => {
+    const left = [...pool];
+    return Array.from({ length: k }, () => left.splice(Math.floor(random() * left.length), 1)[0]!);
+  };
+  const channels = Object.keys(PHONE_CHANNELS);
+  const styles = ['long', 'mixed', 'listener'] as const;
+  const specs: PhoneConversationSpec[] = [];
+  const counts: [number, number][] = [
+    [1, 4],
+    [2, 14],
+    [3, 12],
+    [4, 10],
+  ];
+  let n = 0;
+  for (const [speakers, files] of counts)
+    for (let f = 0; f < files; f++, n++) {
+      const turnStyle = speakers === 1 ? 'long' : styles[f % 3]!;
+      specs.push({
+        id: `phone-tune-${speakers}sp-${f + 1}`,
+        voices: pick(speakers),
+        turns: 4 + 3 * speakers + Math.floor(random() * 6) + (turnStyle === 'long' ? 0 : 6),
+        overlap: f % 2 === 1,
+        seed: Math.floor(random() * 2 ** 31),
+        channel: channels[n % channels.length]!,
+        turnStyle,
+        ...(f % 4 === 3 ? { noiseDb: -50 - Math.floor(10 * random()) } : {}),
+      });
+    }
+  return specs;
+}
+
+/**
+ * More phone-band tune conversations (issue 30 item 4, session 12): from tune voices only, with phone channels beyond
+ * G.711 µ-law (A-law on a narrower line, GSM, G.726, Speex, Opus), short turns and listeners, some overlap and some
+ * line noise; the labels exact as in `mix`. Built into `…/paycore/speech-phone-tune-<hash>/` (8 kHz WAV after the
+ * channel). The held-out split is not touched.
+ */
+export async function loadPhoneTuneCorpus(
+  log: (line: string) => void = (l) => process.stderr.write(`[speech-corpus] ${l}\n`),
+): Promise<(Conversation & { channel: string; turnStyle: string })[]> {
+  const { sourcesText, voicesText, voices } = await manifests();
+  const specs = phoneTunePlan(voices);
+  const key = createHash('sha256')
+    .update(`phone-tune 1\n${sourcesText}\n${voicesText}\n${JSON.stringify(specs)}\n${JSON.stringify(PHONE_CHANNELS)}`)
+    .digest('hex')
+    .slice(0, 12);
+  const out = join(cacheRoot(), `speech-phone-tune-${key}`);
+  const index = join(out, 'corpus.json');
+  if (existsSync(index))
+    return JSON.parse(await readFile(index, 'utf8')) as (Conversation & { channel: string; turnStyle: string })[];
+
+  const staging = `${out}.tmp-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  const pieces = await preparePieces(staging, log);
+  const conversations: (Conversation & { channel: string; turnStyle: string })[] = [];
+  for (const spec of specs) {
+    if (spec.voices.some((id) => splitOf(voices.find((v) => v.id === id)!.group) !== 'tune'))
+      throw new Error(`${spec.id}: a held-out voice in the tune set`);
+    const styled = new Map<string, Piece[]>();
+    spec.voices.forEach((id, i) => {
+      const long = pieces.get(id)!;
+      const short = shortPieces(long);
+      const list =
+        spec.turnStyle === 'listener' && i === spec.voices.length - 1 && short.length
+          ? short
+          : spec.turnStyle === 'mixed' && short.length
+            ? long.flatMap((p, j) => [p, short[j % short.length]!])
+            : long;
+      styled.set(id, list);
+    });
+    const m = mix(spec, styled);
+    if (spec.noiseDb !== undefined) {
+      const random = seededRandom(spec.seed ^ 0x5bd1e995);
+      const a = 10 ** (spec.noiseDb / 20) * Math.sqrt(3);
+      for (let i = 0; i < m.samples.length; i++) m.samples[i]! += a * (2 * random() - 1);
+    }
+    const wide = join(staging, `${spec.id}.16k.wav`);
+    const coded = join(staging, `${spec.id}.coded.${PHONE_CHANNELS[spec.channel]!.ext}`);
+    await writeFile(wide, wav16k(m.samples));
+    await run('ffmpeg', ['-nostdin', '-y', '-v', 'error', '-i', wide, ...PHONE_CHANNELS[spec.channel]!.args, coded]);
+    await run('ffmpeg', [
+      '-nostdin',
+      '-y',
+      '-v',
+      'error',
+      '-i',
+      coded,
+      '-ac',
+      '1',
+      '-ar',
+      '8000',
+      '-c:a',
+      'pcm_s16le',
+      '-map_metadata',
+      '-1',
+      '-fflags',
+      '+bitexact',
+      join(staging, `${spec.id}.wav`),
+    ]);
+    await rm(wide);
+    await rm(coded);
+    await writeFile(join(staging, `${spec.id}.rttm`), rttm(spec.id, m.reference));
+    conversations.push({
+      ...describe(spec, 'tune', join(out, `${spec.id}.wav`), m, voices),
+      channel: spec.channel,
+      turnStyle: spec.turnStyle,
+    });
+  }
+  await writeFile(join(staging, 'corpus.json'), JSON.stringify(conversations, null, 1));
+  await rm(join(staging, 'src'), { recursive: true, force: true });
+  await rm(out, { recursive: true, force: true });
+  await rename(staging, out);
+  log(`${conversations.length} phone-band tune conversations in ${out}`);
+  return conversations;
+}

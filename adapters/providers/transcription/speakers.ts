@@ -77,7 +77,8 @@ export interface ClusterOptions {
   maxGroups: number;
   /**
    * A speaker heard for less than this in total (seconds), or for less than `minSpeakerShare` of all speech when that
-   * is less, is merged into the most similar other one (a few stray regions are not a person).
+   * is less, is merged into the most similar other one (a few stray regions are not a person). `Infinity` leaves the
+   * share alone as the floor.
    */
   minSpeakerSeconds: number;
   minSpeakerShare: number;
@@ -137,10 +138,18 @@ export const CAMPLUS_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
  * voice activity (bench/speech-corpus/bench.ts --phone --sweep: 0.34–0.35 and 0.37–0.40 get 13 of 14 counts right,
  * 0.36 14 of 14, DER 0.026; 0.30 9 of 14). Before that voice activity (Silero at 0.5 there) 0.34 was best (13 of 14).
  * Held-out phone-band copies, run once: DER 0.169 -> 0.103, but count right 75 % -> 56 % (bench/README.md, session 11).
+ *
+ * A speaker must hold at least 4 % of the recording's speech (`minSpeakerSeconds` off), session 12: on a larger
+ * phone-band tune set (40 more conversations of tune voices through G.711, GSM, G.726, Speex and Opus with short turns,
+ * `bench.ts --phone-tune`; 37 files with the tune copies, cached answers, `phone-sweep.ts`) the 1 s minimum at 0.36 got
+ * 29 of 37 counts right (5 over: one person's short words as a speaker of their own, 3 under); the 4 % floor 31 of 37
+ * (1 over, 5 under), DER 0.054 either way; 0.38 also 31, 0.34–0.35 30; a 5 % floor 30, 2 s minimum 27.
  */
 export const CAMPLUS_NARROWBAND_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
   ...CAMPLUS_CLUSTER_OPTIONS,
   threshold: 0.36,
+  minSpeakerSeconds: Infinity,
+  minSpeakerShare: 0.04,
 });
 
 /**

@@ -115,6 +115,32 @@ describe('clusterSpeakers (synthetic embeddings)', () => {
     expect(offsetRegions(regions(undefined), 10)[0]).not.toHaveProperty('highBand');
   });
 
+  it('on the telephone band, a voice heard for under 4 % of the speech is not a speaker of its own (merged into the nearest)', () => {
+    // Two people on a phone line, 30 s each, and a third cluster of three 0.6 s regions (1.8 s, 2.9 % of the speech:
+    // on the phone-band tune set such small clusters were mostly one person's short words heard apart, session 12).
+    const axis = (k: number, dim = 192) => Array.from({ length: dim }, (_, d) => (d === k ? 1 : 0));
+    const line = (start: number, end: number, k: number): SpeakerRegion => ({
+      start,
+      end,
+      embedding: axis(k),
+      highBand: 0.00002,
+    });
+    const regions: SpeakerRegion[] = [
+      ...Array.from({ length: 20 }, (_, i) => line(i * 4, i * 4 + 3, i % 2)),
+      line(81, 81.6, 2),
+      line(83, 83.6, 2),
+      line(85, 85.6, 2),
+    ];
+    const count = (turns: SpeakerTurn[]) => new Set(turns.map((t) => t.speaker)).size;
+    expect(isNarrowband(regions)).toBe(true);
+    expect(count(clusterSpeakers(regions))).toBe(2);
+    // The same third voice heard for 6 % of the speech (four regions of 1 s) stays a speaker.
+    const heard = [...regions.slice(0, 20), ...[81, 83, 85, 87].map((t) => line(t, t + 1, 2))];
+    expect(count(clusterSpeakers(heard))).toBe(3);
+    // Wide-band input keeps the 1 s minimum.
+    expect(count(clusterSpeakers(regions.map((r) => ({ ...r, highBand: 0.02 }))))).toBe(3);
+  });
+
   it('scales: 24,000 regions (20 hours at 3 s) of 5 speakers in bounded time', () => {
     const random = seededRandom(11);
     const c = centres(5, random);

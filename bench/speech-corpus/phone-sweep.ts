@@ -1,0 +1,70 @@
+/**
+ * The clustering swept on whatever phone-band tune conversations the engine has answered so far (cached answers of
+ * bench.ts --phone-tune and of the tune split's --phone copies; nothing is run through the engine here): per setting
+ * DER, count right and the count errors split over/under. Tune material only.
+ *
+ *   npx tsx bench/speech-corpus/phone-sweep.ts ENGINE_KEY
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import {
+  clusterSpeakers,
+  type ClusterOptions,
+  type SpeakerRegions,
+} from '../../adapters/providers/transcription/speakers.js';
+import { diarizationErrorRate } from '../../support/der.js';
+import { loadPhoneTuneCorpus, loadSpeechCorpus, telephoneCopy, type Conversation } from './corpus.js';
+
+const key = process.argv[2]!;
+const files: { c: Conversation; regions: SpeakerRegions }[] = [];
+for (const c of [
+  ...(await loadPhoneTuneCorpus()),
+  ...(await loadSpeechCorpus()).filter((x) => x.split === 'tune').map(telephoneCopy),
+]) {
+  const cache = c.path.replace(/\.wav$/, `.engine-${key}.json`);
+  if (existsSync(cache))
+    files.push({ c, regions: (JSON.parse(await readFile(cache, 'utf8')) as { regions: SpeakerRegions }).regions });
+}
+console.log(`${files.length} phone-band tune files with cached answers`);
+function score(o: Partial<ClusterOptions>) {
+  let [err, speech, right, over, under] = [0, 0, 0, 0, 0];
+  const wrong: string[] = [];
+  for (const { c, regions } of files) {
+    const turns = clusterSpeakers(regions.regions, o);
+    const r = diarizationErrorRate(c.reference, turns);
+    err += r.missed + r.falseAlarm + r.confusion;
+    speech += r.speech;
+    const found = new Set(turns.map((t) => t.speaker)).size;
+    if (found === c.speakers.length) right++;
+    else {
+      if (found > c.speakers.length) over++;
+      else under++;
+      wrong.push(`${c.id}:${c.speakers.length}->${found}`);
+    }
+  }
+  return { der: err / speech, right, over, under, wrong };
+}
+for (const threshold of [0.3, 0.32, 0.34, 0.35, 0.36, 0.38]) {
+  for (const minSpeakerSeconds of [1, 2, 3, 4]) {
+    const f = score({ threshold, minSpeakerSeconds, minSpeakerShare: 1, lowThreshold: 1 });
+    console.log(
+      `${threshold.toFixed(2)} min ${minSpeakerSeconds} s  DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}  ${threshold === 0.36 || threshold === 0.34 ? f.wrong.join(' ') : ''}`,
+    );
+  }
+}
+// A speaker floor relative to the recording: clusters under this share of all speech merge into the nearest.
+for (const threshold of [0.34, 0.35, 0.36, 0.38]) {
+  for (const share of [0.03, 0.04, 0.05, 0.08]) {
+    const f = score({ threshold, minSpeakerSeconds: 1e9, minSpeakerShare: share, lowThreshold: 1 });
+    console.log(
+      `${threshold.toFixed(2)} share ${share.toFixed(2)}  DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}  ${f.wrong.join(' ')}`,
+    );
+  }
+}
+for (const [name, o] of [
+  ['installed defaults', {}],
+  ['before session 12 (0.36, 1 s minimum)', { minSpeakerSeconds: 1, minSpeakerShare: 0.05 }],
+] as const) {
+  const f = score(o);
+  console.log(`${name}: DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}`);
+}
