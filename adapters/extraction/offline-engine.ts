@@ -327,7 +327,8 @@ function inBuyerColumn(page: PageText, lines: readonly Line[], line: Line, at: n
       if (k < 0) continue;
       const x0 = Math.min(...cells[k]!.map((w) => w.box.x0));
       const x1 = cells[k + 1] ? Math.min(...cells[k + 1]!.map((w) => w.box.x0)) : Infinity;
-      if (word.box.x0 >= x0 - lh && word.box.x0 < x1) return true;
+      // (A scan's boxes are off by a point or two: the seller's block starts a line height left of its cell at most.)
+      if (word.box.x0 >= x0 - lh && word.box.x0 < x1 - lh) return true;
     }
   }
   return false;
@@ -467,6 +468,10 @@ function stackedLabels(concept: Concept, lines: readonly Line[], line: Line): La
   return out;
 }
 
+/** A value read at its label with the placement's confidence, unless the reader gave it unsure (with its reason). */
+const placed = (v: ExtractedValue, confidence: number): ExtractedValue =>
+  v.confidence !== null && v.confidence <= UNSURE ? v : { ...v, confidence };
+
 function readNearLabel(
   concept: Concept,
   ctx: Context,
@@ -493,7 +498,7 @@ function readNearLabel(
     if (bare && rest.trim()) return null;
     if (rest.trim() && !startsWithLabel(rest)) {
       const right = owned(readValue(reader, ctx, page, from, textKindEnd(reader, page, from, line.end)), from);
-      return right && { ...right, confidence: 0.9 };
+      return right && placed(right, 0.9);
     }
     const next = lines[line.index + 1];
     if (!next || ctx.tableLines.has(`${page.page}:${next.start}`) || isLabelGroup(next.text, true)) return null;
@@ -501,7 +506,7 @@ function readNearLabel(
       readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end)),
       next.start,
     );
-    return below && { ...below, confidence: 0.8 };
+    return below && placed(below, 0.8);
   }
   const lh = lineHeight(page);
   const labelWords = line.words.filter(
@@ -523,17 +528,16 @@ function readNearLabel(
   // (two party blocks side by side, each with "Tax Identifier:" over its number, one block a line lower), is that
   // label's: this label's column ends where it starts, and this label's value is looked for below.
   const above = near ? lines[line.index - 1] : undefined;
-  const claimers =
-    above && above.words[0] && midY(labelWords[0]!.box) - midY(above.words[0].box) <= 2.5 * lh
-      ? labelsInLine(concept, above).map((h) => {
-          const ws = above!.words.filter(
-            (w) => w.offset < above!.start + h.end && w.offset + w.text.length > above!.start + h.start,
-          );
-          return ws.length
-            ? ([Math.min(...ws.map((w) => w.box.x0)), Math.max(...ws.map((w) => w.box.x1))] as const)
-            : null;
-        })
-      : [];
+  const claimers = above
+    ? labelsInLine(concept, above).map((h) => {
+        const ws = above.words.filter(
+          (w) => w.offset < above.start + h.end && w.offset + w.text.length > above.start + h.start,
+        );
+        return ws.length && midY(labelWords[0]!.box) - midY(ws[0]!.box) <= 2.5 * lh
+          ? ([Math.min(...ws.map((w) => w.box.x0)), Math.max(...ws.map((w) => w.box.x1))] as const)
+          : null;
+      })
+    : [];
   const claimed = allGroups.findIndex((g) =>
     claimers.some((c) => c !== null && c[0] > lx1 && g.words[0]!.box.x0 >= c[0] - lh && g.words[0]!.box.x0 <= c[1]),
   );
@@ -562,7 +566,7 @@ function readNearLabel(
       farBy = g.words[0]!.box.x0 - lx1;
       break;
     }
-    if (right) return { ...right, confidence: 0.9 };
+    if (right) return placed(right, 0.9);
     if (headerRow) continue;
     if (near || foreign?.test(unbracketed(page.text.slice(g.start, g.end)))) return null;
   }
@@ -619,7 +623,7 @@ function readNearLabel(
       );
       return unsure;
     }
-    return { ...below, confidence: 0.8 };
+    return placed(below, 0.8);
   }
   // A name far right of its label with nothing under the label may be another column's text: given, flagged as unsure.
   if (!far) return null;
@@ -630,6 +634,9 @@ function readNearLabel(
   );
   return unsure;
 }
+
+/** Whether a line holds a party's own name label ("Name:", "Denominazione:"). */
+const PARTY_NAME_LABEL_AT = (text: string) => new RegExp(PARTY_NAME_LABEL.source, 'iu').test(text);
 
 /**
  * The name in a party block under its heading ("Cedente/prestatore (fornitore)" over "Denominazione: GAV spa"): the
@@ -650,7 +657,10 @@ function nameInBlock(page: PageText, lines: readonly Line[], heading: Line, at: 
   };
   let prev = heading;
   for (const l of lines.slice(heading.index + 1, heading.index + 9)) {
-    if (page.text.slice(prev.end, l.start).includes('\n\n') || isPartyHeading(l.text)) return null;
+    // A blank line ends the block, except right under its heading when the line there holds the name's own label
+    // (a block whose rows are set apart, "Service Provider" over "Name: PyInvoice" a row further down).
+    const gap = page.text.slice(prev.end, l.start).includes('\n\n');
+    if ((gap && !(prev === heading && PARTY_NAME_LABEL_AT(l.text))) || isPartyHeading(l.text)) return null;
     prev = l;
     if (own && heads.length > 1) {
       for (const m of l.text.matchAll(PARTY_NAME_LABEL)) {
@@ -767,11 +777,18 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       const t = findTaxIds(text).find(
         (x) => !ibans.some((i) => x.index < i.index + i.raw.length && x.index + x.raw.length > i.index),
       );
-      if (t) return at(page, start + t.index, t.raw, t.value);
-      const token = /^\s*([A-Z0-9][A-Z0-9./-]{4,}[A-Z0-9])(?!\S)/u.exec(text);
-      if (token && (token[1]!.match(/\d/gu) ?? []).length >= 6)
-        return at(page, start + text.indexOf(token[1]!), token[1]!, compactId(token[1]!));
-      return null;
+      const token = t ? null : /^\s*([A-Z0-9][A-Z0-9./-]{4,}[A-Z0-9])(?!\S)/u.exec(text);
+      if (!t && (!token || (token[1]!.match(/\d/gu) ?? []).length < 6)) return null;
+      const index = t ? t.index : text.indexOf(token![1]!);
+      const raw = t ? t.raw : token![1]!;
+      const id = at(page, start + index, raw, t ? t.value : compactId(raw));
+      // On a scan, a number without letters with more text after it in its cell ("35235234 oVVN 9222") may be the
+      // start of an id the OCR broke up: given unsure.
+      const rest = text.slice(index + raw.length).trim();
+      if (page.source !== 'ocr' || /\p{L}/u.test(raw) || !/[\p{L}\p{N}]/u.test(rest)) return id;
+      const unsure = { ...id, confidence: UNSURE };
+      ctx.reasons.set(unsure, `read by OCR with more text after it ("${rest.slice(0, 20)}"): the id may be cut short`);
+      return unsure;
     }
     case 'email': {
       const m = findEmails(text)[0];
