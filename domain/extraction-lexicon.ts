@@ -328,6 +328,11 @@ const TAX_NOT_AFTER = [
   'exclusive',
   'exkl',
   'before',
+  // "Total with tax:", "Total without VAT", "Total including VAT": a total's label, no tax amount's.
+  'with',
+  'without',
+  'including',
+  'incl',
   'ohne',
   'hors',
   'sans',
@@ -526,6 +531,8 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'invoice #',
       'invoice id',
       'invoice ref',
+      // "Taxable invoice num.:" (InvoiceGenerator's English layout).
+      'invoice num',
       'inv number',
       'inv no',
       'inv #',
@@ -800,6 +807,12 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'total including vat',
       'total incl. tax',
       'total including tax',
+      // "Total paid with VAT" (microinvoice), "Total with tax:" (InvoiceGenerator): the words after "total" would
+      // otherwise make it a paid amount or a tax.
+      'total paid with vat',
+      'total paid with tax',
+      'total with vat',
+      'total with tax',
       'total gross',
       'gross total',
       'gross amount',
@@ -896,6 +909,9 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'amount before tax',
       'total ex vat',
       'total ex. vat',
+      'total without vat',
+      'total without tax',
+      'amount without vat',
       'rechnungssumme netto',
       'gesamtbetrag netto',
       'gesamtsumme netto',
@@ -1102,6 +1118,7 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'vat number',
       'vat no',
       'vat id',
+      'tax identifier',
       'tax id',
       'tax number',
       'tax no',
@@ -1204,6 +1221,10 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     ],
     labels: [
       'service provider',
+      // "Bill From:" over the seller's block beside "Bill To:" (the label starts at "Bill": the name under it too).
+      'bill from',
+      'billed from',
+      'provider',
       'vendor',
       'supplier',
       'seller',
@@ -1475,7 +1496,7 @@ export function isPartyHeading(text: string): boolean {
  * nome: Bianchi Mario", "Raison sociale : …"): under a block's heading ("Cedente/prestatore (fornitore)") the name is
  * this line's, not the heading's.
  */
-const PARTY_NAME_LABELS = String.raw`denominazione|ragione\s+sociale|cognome\s+(?:e\s+)?nome|nome\s+(?:e\s+)?cognome|raison\s+sociale|razón\s+social|nombre|company\s+name|firmenname|bedrijfsnaam`;
+const PARTY_NAME_LABELS = String.raw`denominazione|ragione\s+sociale|cognome\s+(?:e\s+)?nome|nome\s+(?:e\s+)?cognome|raison\s+sociale|razón\s+social|nombre|company\s+name|firmenname|bedrijfsnaam|name`;
 export const PARTY_NAME_LINE = new RegExp(String.raw`^\s*(?:${PARTY_NAME_LABELS})\s*:\s*(\S.*?)\s*$`, 'iu');
 /**
  * The same labels anywhere in a line, with their colon (global): two party blocks side by side read as one line

@@ -221,6 +221,26 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
         })),
       ),
   );
+  // A tax id's label in the buyer's block ("Bill To:" over "Tax Identifier:" over the number, beside the seller's
+  // block with a label of its own) labels the buyer's id, not the seller's; the buyer's id, when no label says
+  // "customer VAT", is read from such a label.
+  if (concept.reader === 'tax_id') {
+    const inBuyer = (h: (typeof hits)[number]) => inBuyerColumn(h.page, h.lines, h.line, h.hit.start);
+    if (concept.id === 'buyer_tax_id' && hits.length === 0) {
+      const generic = conceptOf('seller_vat_id');
+      for (const { page, lines } of ctx.pages)
+        for (const line of lines) {
+          if (ctx.tableLines.has(`${page.page}:${line.start}`)) continue;
+          for (const hit of labelsInLine(generic, line)) {
+            if (!inBuyerColumn(page, lines, line, hit.start)) continue;
+            const v = readNearLabel(generic, ctx, page, lines, line, hit.start, hit.end);
+            if (v) return v;
+          }
+        }
+      return null;
+    }
+    if (concept.id === 'tax_id') hits.splice(0, hits.length, ...hits.filter((h) => !inBuyer(h)));
+  }
   // No label of the concept anywhere: on an OCR page, one misread by a letter or two (a long word, nearer this
   // concept's label than any other's); its value is read as any other, less sure (FUZZY_LABEL).
   const misread = new Set<(typeof hits)[number]['hit']>();
@@ -285,6 +305,33 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
     return given(ctx, buyerFromBlocks(pageTexts, seller, readField(conceptOf('seller_vat_id'), ctx)?.value ?? null));
   }
   return null;
+}
+
+/**
+ * Whether a label at `at` of `line` stands in the buyer's block: below a customer's label ("Bill To:") on the same page
+ * (within ten lines), its left edge from that label's left edge up to the next cell right of that label on its line
+ * (the seller's block beside it). Pages with word boxes only; a page without a customer's label has no buyer's block.
+ */
+function inBuyerColumn(page: PageText, lines: readonly Line[], line: Line, at: number): boolean {
+  if (!hasBoxes(page)) return false;
+  const word = line.words.find((w) => w.offset <= line.start + at && line.start + at < w.offset + w.text.length);
+  if (!word) return false;
+  const lh = lineHeight(page);
+  const customer = conceptOf('buyer_name');
+  for (const l of lines.slice(Math.max(0, line.index - 10), line.index)) {
+    for (const hit of labelsInLine(customer, l)) {
+      const cells = clusters(l.words, 1.5 * lh);
+      const k = cells.findIndex((c) =>
+        c.some((w) => w.offset <= l.start + hit.start && l.start + hit.start < w.offset + w.text.length),
+      );
+      if (k < 0) continue;
+      const x0 = Math.min(...cells[k]!.map((w) => w.box.x0));
+      const x1 = cells[k + 1] ? Math.min(...cells[k + 1]!.map((w) => w.box.x0)) : Infinity;
+      // (A scan's boxes are off by a point or two: the seller's block starts a line height left of its cell at most.)
+      if (word.box.x0 >= x0 - lh && word.box.x0 < x1 - lh) return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -421,6 +468,10 @@ function stackedLabels(concept: Concept, lines: readonly Line[], line: Line): La
   return out;
 }
 
+/** A value read at its label with the placement's confidence, unless the reader gave it unsure (with its reason). */
+const placed = (v: ExtractedValue, confidence: number): ExtractedValue =>
+  v.confidence !== null && v.confidence <= UNSURE ? v : { ...v, confidence };
+
 function readNearLabel(
   concept: Concept,
   ctx: Context,
@@ -447,7 +498,7 @@ function readNearLabel(
     if (bare && rest.trim()) return null;
     if (rest.trim() && !startsWithLabel(rest)) {
       const right = owned(readValue(reader, ctx, page, from, textKindEnd(reader, page, from, line.end)), from);
-      return right && { ...right, confidence: 0.9 };
+      return right && placed(right, 0.9);
     }
     const next = lines[line.index + 1];
     if (!next || ctx.tableLines.has(`${page.page}:${next.start}`) || isLabelGroup(next.text, true)) return null;
@@ -455,7 +506,7 @@ function readNearLabel(
       readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end)),
       next.start,
     );
-    return below && { ...below, confidence: 0.8 };
+    return below && placed(below, 0.8);
   }
   const lh = lineHeight(page);
   const labelWords = line.words.filter(
@@ -468,11 +519,29 @@ function readNearLabel(
     reader === 'text' || reader === 'identifier' || reader === 'email' || reader === 'tax_id' || reader === 'iban';
   // Text-like values: a word of marks alone ("_", "|": OCR noise, leaders) is not where the value starts.
   const rightWords = line.words.filter((w) => w.offset >= from && (!near || /[\p{L}\p{N}]/u.test(w.text)));
-  const groups = clusters(rightWords, 1.5 * lh).map((g) => ({
+  const allGroups = clusters(rightWords, 1.5 * lh).map((g) => ({
     words: g,
     start: Math.min(...g.map((w) => w.offset)),
     end: Math.max(...g.map((w) => w.offset + w.text.length)),
   }));
+  // A value on the label's line that starts under the same concept's label on the line just above, right of this one
+  // (two party blocks side by side, each with "Tax Identifier:" over its number, one block a line lower), is that
+  // label's: this label's column ends where it starts, and this label's value is looked for below.
+  const above = near ? lines[line.index - 1] : undefined;
+  const claimers = above
+    ? labelsInLine(concept, above).map((h) => {
+        const ws = above.words.filter(
+          (w) => w.offset < above.start + h.end && w.offset + w.text.length > above.start + h.start,
+        );
+        return ws.length && midY(labelWords[0]!.box) - midY(ws[0]!.box) <= 2.5 * lh
+          ? ([Math.min(...ws.map((w) => w.box.x0)), Math.max(...ws.map((w) => w.box.x1))] as const)
+          : null;
+      })
+    : [];
+  const claimed = allGroups.findIndex((g) =>
+    claimers.some((c) => c !== null && c[0] > lx1 && g.words[0]!.box.x0 >= c[0] - lh && g.words[0]!.box.x0 <= c[1]),
+  );
+  const groups = claimed < 0 ? allGroups : allGroups.slice(0, claimed);
   if (bare && groups[0] && groups[0].words[0]!.box.x0 - lx1 <= 1.5 * lh) return null;
   const labelAt = groups.findIndex((g) => isLabelGroup(page.text.slice(g.start, g.end)));
   // Same line, at any distance: the groups of words right of the label, up to the first that is itself a label (what
@@ -497,7 +566,7 @@ function readNearLabel(
       farBy = g.words[0]!.box.x0 - lx1;
       break;
     }
-    if (right) return { ...right, confidence: 0.9 };
+    if (right) return placed(right, 0.9);
     if (headerRow) continue;
     if (near || foreign?.test(unbracketed(page.text.slice(g.start, g.end)))) return null;
   }
@@ -506,7 +575,8 @@ function readNearLabel(
   // it on its line) and under the label; a group that is itself a label is no value.
   const left = line.words.filter((w) => w.offset < line.start + hitStart);
   const colStart = left.length ? Math.max(...left.map((w) => w.box.x1)) : -Infinity;
-  const colEnd = labelAt >= 0 ? groups[labelAt]!.words[0]!.box.x0 : Infinity;
+  const colEnd =
+    labelAt >= 0 ? groups[labelAt]!.words[0]!.box.x0 : claimed >= 0 ? allGroups[claimed]!.words[0]!.box.x0 : Infinity;
   const y = midY(labelWords[0]!.box);
   for (const next of lines.slice(line.index + 1, line.index + 3)) {
     if (
@@ -553,7 +623,7 @@ function readNearLabel(
       );
       return unsure;
     }
-    return { ...below, confidence: 0.8 };
+    return placed(below, 0.8);
   }
   // A name far right of its label with nothing under the label may be another column's text: given, flagged as unsure.
   if (!far) return null;
@@ -564,6 +634,9 @@ function readNearLabel(
   );
   return unsure;
 }
+
+/** Whether a line holds a party's own name label ("Name:", "Denominazione:"). */
+const PARTY_NAME_LABEL_AT = (text: string) => new RegExp(PARTY_NAME_LABEL.source, 'iu').test(text);
 
 /**
  * The name in a party block under its heading ("Cedente/prestatore (fornitore)" over "Denominazione: GAV spa"): the
@@ -584,7 +657,10 @@ function nameInBlock(page: PageText, lines: readonly Line[], heading: Line, at: 
   };
   let prev = heading;
   for (const l of lines.slice(heading.index + 1, heading.index + 9)) {
-    if (page.text.slice(prev.end, l.start).includes('\n\n') || isPartyHeading(l.text)) return null;
+    // A blank line ends the block, except right under its heading when the line there holds the name's own label
+    // (a block whose rows are set apart, "Service Provider" over "Name: PyInvoice" a row further down).
+    const gap = page.text.slice(prev.end, l.start).includes('\n\n');
+    if ((gap && !(prev === heading && PARTY_NAME_LABEL_AT(l.text))) || isPartyHeading(l.text)) return null;
     prev = l;
     if (own && heads.length > 1) {
       for (const m of l.text.matchAll(PARTY_NAME_LABEL)) {
@@ -701,11 +777,18 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       const t = findTaxIds(text).find(
         (x) => !ibans.some((i) => x.index < i.index + i.raw.length && x.index + x.raw.length > i.index),
       );
-      if (t) return at(page, start + t.index, t.raw, t.value);
-      const token = /^\s*([A-Z0-9][A-Z0-9./-]{4,}[A-Z0-9])(?!\S)/u.exec(text);
-      if (token && (token[1]!.match(/\d/gu) ?? []).length >= 6)
-        return at(page, start + text.indexOf(token[1]!), token[1]!, compactId(token[1]!));
-      return null;
+      const token = t ? null : /^\s*([A-Z0-9][A-Z0-9./-]{4,}[A-Z0-9])(?!\S)/u.exec(text);
+      if (!t && (!token || (token[1]!.match(/\d/gu) ?? []).length < 6)) return null;
+      const index = t ? t.index : text.indexOf(token![1]!);
+      const raw = t ? t.raw : token![1]!;
+      const id = at(page, start + index, raw, t ? t.value : compactId(raw));
+      // On a scan, a number without letters with more text after it in its cell ("35235234 oVVN 9222") may be the
+      // start of an id the OCR broke up: given unsure.
+      const rest = text.slice(index + raw.length).trim();
+      if (page.source !== 'ocr' || /\p{L}/u.test(raw) || !/[\p{L}\p{N}]/u.test(rest)) return id;
+      const unsure = { ...id, confidence: UNSURE };
+      ctx.reasons.set(unsure, `read by OCR with more text after it ("${rest.slice(0, 20)}"): the id may be cut short`);
+      return unsure;
     }
     case 'email': {
       const m = findEmails(text)[0];

