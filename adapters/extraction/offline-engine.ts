@@ -14,6 +14,7 @@ import {
   type PageText,
   type PositionedText,
 } from '../../domain/extraction.js';
+import { taxOfVatRows } from '../../domain/extraction-checks.js';
 import {
   dateOrderOfCurrency,
   findAmounts,
@@ -62,6 +63,7 @@ export class OfflineExtractionEngine implements ExtractionProvider {
 const empty = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
 
 interface Context {
+  document: PositionedText;
   pages: { page: PageText; lines: Line[] }[];
   tableLines: Set<string>;
   order: DateOrder | null;
@@ -78,6 +80,7 @@ export function extractOffline(document: PositionedText, fields: readonly string
   const table = readLineItems(pages);
   const currency = documentCurrency(pages.map((p) => p.page));
   const ctx: Context = {
+    document,
     pages,
     tableLines: table.tableLines,
     order: null,
@@ -284,6 +287,9 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
     if (v) return competing(concept, ctx, v, usable.slice(k + 1));
   }
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
+  // No tax under a label of its own, and the tax printed per rate (two VAT rows or more of different rates on one page,
+  // perhaps read as a table): their taxes added up, each figure in the evidence (domain/extraction-checks.ts).
+  if (concept.id === 'tax') return taxOfVatRows(ctx.document);
   if (concept.id === 'tax_id') {
     // The seller's tax id without a label: the one id printed that is not the buyer's.
     const buyer = readField(conceptOf('buyer_vat_id'), ctx)?.value ?? null;
@@ -559,8 +565,15 @@ function readNearLabel(
     clusters(line.words, 1.5 * lh).length >= 3 &&
     findDates(line.text).length === 0 &&
     !findAmounts(line.text).some((a) => /[.,'’]\d/u.test(a.raw));
-  for (const g of labelAt < 0 ? groups : groups.slice(0, labelAt)) {
+  const valueGroups = labelAt < 0 ? groups : groups.slice(0, labelAt);
+  for (const [k, g] of valueGroups.entries()) {
     const right = owned(readValue(reader, ctx, page, g.start, textKindEnd(reader, page, g.start, g.end)), from);
+    // A VAT row's cells "USt. 19% | 198,00 | 37,62": the base the rate is charged on, then the tax; the base is skipped.
+    const next = valueGroups[k + 1];
+    if (right && reader === 'amount' && next) {
+      const after = readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end));
+      if (after && isRatedBase(page.text.slice(line.start + hitStart, g.start), right.value!, after.value!)) continue;
+    }
     if (right && reader === 'text' && g.words[0]!.box.x0 - lx1 > 12 * lh) {
       far = right;
       farBy = g.words[0]!.box.x0 - lx1;
@@ -725,6 +738,27 @@ const RATE = /^[^\d\n]{0,40}?(\d{1,2}(?:[.,]\d{1,2})?)\s?%/u;
 /** Text before an amount that makes it a rate's base: "7% von ", "20 % sur ", "21% of €". */
 const BASE_OF = /%\s*(?:von|of|on|sur|de|su|sobre|over|van|auf|base)\s*(?:[€$£]|EUR|USD|GBP|CHF)?\s*$/iu;
 
+/**
+ * The amounts after a rate without the base it is charged on, when the amount after that base is the rate of it (to
+ * the cent): a VAT row "USt. 19% | 198,00 | 37,62" or "VAT 20% 100.00 20.00" prints the base, then the tax.
+ */
+function withoutRatedBase(text: string, amounts: AmountMatch[]): AmountMatch[] {
+  for (let i = 0; i + 1 < amounts.length; i++) {
+    const [base, tax] = [amounts[i]!, amounts[i + 1]!];
+    if (isRatedBase(text.slice(0, base.index), base.value, tax.value)) return amounts.filter((a) => a !== base);
+  }
+  return amounts;
+}
+
+/** `base` is what the rate last printed in `before` is charged on, `tax` being that rate of it (to the cent). */
+function isRatedBase(before: string, base: string, tax: string): boolean {
+  const rates = [...before.matchAll(/(\d{1,2}(?:[.,]\d{1,2})?)\s?%/gu)];
+  const rate = rates.at(-1);
+  if (!rate) return false;
+  const b = Number(base);
+  return b > 0 && Math.abs((b * Number(rate[1]!.replace(',', '.'))) / 100 - Number(tax)) <= 0.011;
+}
+
 /** The amount is all the text holds but for currency markers and marks ("5", "EUR 5", "5 €"). */
 function isBareAmount(text: string, a: AmountMatch): boolean {
   const rest = text.slice(0, a.index) + ' ' + text.slice(a.index + a.raw.length);
@@ -747,8 +781,11 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       // (perhaps with its currency): "art. 293 B du CGI", "Kundennr. 4711 … 12,00" are no amount of 293 or 4711.
       const taken = [...findDates(text), ...findTaxIds(text), ...findIbans(text)];
       // "7% von 129,37", "20 % sur 1 509,00", "21% of 100.00": the base the rate is charged on, not the tax.
-      const amounts = findAmounts(text).filter(
-        (a) => !insideAny(taken, a.index, a.index + a.raw.length) && !BASE_OF.test(text.slice(0, a.index)),
+      const amounts = withoutRatedBase(
+        text,
+        findAmounts(text).filter(
+          (a) => !insideAny(taken, a.index, a.index + a.raw.length) && !BASE_OF.test(text.slice(0, a.index)),
+        ),
       );
       const m =
         reader === 'number' ? amounts[0] : amounts.find((a) => /[.,'’\s]\d/u.test(a.raw) || isBareAmount(text, a));

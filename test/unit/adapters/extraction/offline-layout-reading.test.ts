@@ -461,7 +461,7 @@ describe('a German invoice laid out as the ZUGFeRD samples are', () => {
     'Zahlbar innerhalb 30 Tagen netto bis 04.04.2013, 3% Skonto innerhalb 10 Tagen bis 15.03.2013',
   );
 
-  it('reads each value from its own label and leaves the tax, printed only per rate, null', () => {
+  it("reads each value from its own label, and the tax printed only per rate as the rows' sum (session 12)", () => {
     expect(
       values(doc, ['seller_name', 'buyer_name', 'invoice_number', 'currency', 'subtotal', 'tax', 'total', 'due_date']),
     ).toEqual({
@@ -470,10 +470,12 @@ describe('a German invoice laid out as the ZUGFeRD samples are', () => {
       invoice_number: '471102',
       currency: 'EUR',
       subtotal: '473.00',
-      tax: null,
+      tax: '56.87',
       total: '529.87',
       due_date: '2013-04-04',
     });
+    // Before session 12 the tax was left null; it is now the page sum of the rows, which the evidence check verifies.
+    expect(extractOffline(doc, ['tax']).fields['tax']!.evidence?.snippet).toBe('19,25 + 37,62');
   });
 });
 
@@ -535,7 +537,7 @@ describe('layouts of the tune part: Spanish and French invoices, several tax rat
     expect(items(doc)).toEqual([['Bolígrafo', '100', '1.20', '120.00']]);
   });
 
-  it('several tax rates and no tax sum: the tax is null, not one rate\'s tax nor its base ("7% von 129,37")', () => {
+  it('several tax rates and no tax sum: the tax is the rows\' sum, not one rate\'s tax nor its base ("7% von 129,37")', () => {
     const doc = page(
       [
         [60, 'zzgl. Umsatzsteuer 7% von 129,37'],
@@ -546,7 +548,8 @@ describe('layouts of the tune part: Spanish and French invoices, several tax rat
         [480, '12,25'],
       ],
     );
-    expect(values(doc, ['tax'])).toEqual({ tax: null });
+    expect(values(doc, ['tax'])).toEqual({ tax: '21.31' });
+    expect(extractOffline(doc, ['tax']).fields['tax']!.evidence?.snippet).toBe('9,06 + 12,25');
     const summed = page(
       [
         [60, 'zzgl. Umsatzsteuer 7% von 129,37'],

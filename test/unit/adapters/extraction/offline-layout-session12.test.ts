@@ -214,3 +214,53 @@ describe('session 12: a tax id the OCR broke up', () => {
     expect(buyer.value === null || (buyer.confidence ?? 1) < 0.5).toBe(true);
   });
 });
+
+describe('session 12: a tax printed only per VAT rate', () => {
+  it("is the sum of the rows' taxes, with evidence listing each figure (de-zugferd-comfort-einfach as OCR reads it)", () => {
+    const rows: Row[] = [
+      [
+        [50, 'Rechnungssumme Netto (excl. USt.)'],
+        [480, '473,00'],
+      ],
+      [
+        [50, 'Steuerbasisbetrag USt. 7%'],
+        [400, '275,00'],
+        [480, '19,25'],
+      ],
+      [
+        [50, 'Steuerbasisbetrag USt. 19%'],
+        [400, '198,00'],
+        [480, '37,62'],
+      ],
+      [
+        [50, 'Rechnungssumme Brutto (inkl. USt.)'],
+        [480, '529,87'],
+      ],
+    ];
+    const doc = documentOf(layoutPage(rows, { source: 'ocr' }));
+    const result = extractOffline(doc, ['subtotal', 'tax', 'total']);
+    expect(values(doc, ['subtotal', 'tax', 'total'])).toEqual({ subtotal: '473.00', tax: '56.87', total: '529.87' });
+    expect(result.fields['tax']!.evidence).toMatchObject({ page: 1, snippet: '19,25 + 37,62' });
+    expect(result.flags ?? []).toEqual([]);
+  });
+
+  it('one rate printed: its row is the tax as before, no sum', () => {
+    const doc = page(
+      [
+        [50, 'Net'],
+        [480, '100.00'],
+      ],
+      [
+        [50, 'VAT 20%'],
+        [400, '100.00'],
+        [480, '20.00'],
+      ],
+      [
+        [50, 'Total'],
+        [480, '120.00'],
+      ],
+    );
+    expect(values(doc, ['tax'])).toEqual({ tax: '20.00' });
+    expect(extractOffline(doc, ['tax']).fields['tax']!.evidence?.snippet).not.toContain(' + ');
+  });
+});
