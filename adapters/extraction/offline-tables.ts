@@ -497,8 +497,10 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
             // table ends.
             break;
           }
-          // A rule drawn with dashes ("------------------------") separates what is above it from the next item.
-          if (/^[-–—_=*.\s]{3,}$/u.test(page.text.slice(desc.start, desc.end))) {
+          // A rule drawn with dashes ("------------------------") separates what is above it from the next item (also
+          // with a speck OCR read at one end of it: "a-----------------------").
+          const ruleText = page.text.slice(desc.start, desc.end);
+          if (/^[-–—_=*.\s]{3,}$/u.test(ruleText) || /^\S?[-–—_=]{8,}\S?$/u.test(ruleText.trim())) {
             pending = [];
             pendingY = [];
             tableLines.add(`${page.page}:${line.start}`);
@@ -880,10 +882,12 @@ function oneAmountRows(
   };
   const one = (line: Line): One | null => {
     // A currency sign printed after each amount ("50,00 €"): the amount is the word before it.
-    const words =
-      line.words.length > 2 && CURRENCY_AFTER.test(line.words.at(-1)!.text) ? line.words.slice(0, -1) : line.words;
+    const sign = line.words.length > 2 && CURRENCY_AFTER.test(line.words.at(-1)!.text);
+    const words = sign ? line.words.slice(0, -1) : line.words;
     const last = words[words.length - 1];
-    if (!last || words.length < 2 || !NUMBER_TOKEN.test(last.text) || !/[.,]\d{2}\)?$/u.test(last.text)) return null;
+    // Or glued to it ("0,00€"): the right edges compared are the sign's either way.
+    const bare = last?.text.replace(/(?<=\d)[€$£]$/u, '');
+    if (!last || words.length < 2 || !NUMBER_TOKEN.test(bare!) || !/[.,]\d{2}\)?$/u.test(bare!)) return null;
     const desc = words.slice(0, -1).filter((w) => /[\p{L}\p{N}]/u.test(w.text));
     if (desc.length === 0 || !desc.some((w) => /\p{L}/u.test(w.text)) || desc.some((w) => NUMBER_TOKEN.test(w.text)))
       return null;
@@ -902,7 +906,7 @@ function oneAmountRows(
           .trim(),
       },
       amount,
-      right: last.box.x1,
+      right: sign ? line.words.at(-1)!.box.x1 : last.box.x1,
       y: midY(last.box),
     };
   };

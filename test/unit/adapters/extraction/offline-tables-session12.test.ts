@@ -113,6 +113,27 @@ describe('session 12: lines above an item, apart from it', () => {
     expect(items(doc)).toEqual([['Cose per UK', '1.00', '542.00', '542.00']]);
   });
 
+  it('a rule of dashes OCR read with a speck before it ("a-----------") still separates the notes from the item', () => {
+    const doc = ocr(
+      [
+        [40, 'Cod. articolo'],
+        [160, 'Descrizione'],
+        [284, 'Quantità'],
+        [349, 'Prezzo unitario'],
+        [520, 'Prezzo totale'],
+      ],
+      [[126, 'Fatt.Coll. BEP/2022/0009 del 21-07-2022']],
+      [[126, 'a-----------------------']],
+      [
+        [126, 'Cose per UK'],
+        [312, '1,00'],
+        [363, '542,00'],
+        [552, '542,00'],
+      ],
+    );
+    expect(items(doc)).toEqual([['Cose per UK', '1.00', '542.00', '542.00']]);
+  });
+
   it('a description printed over two lines right above its numbers stays whole', () => {
     const doc = ocr(
       [
@@ -170,6 +191,29 @@ describe('session 12: one amount column, a currency sign after each amount', () 
     expect(itemFlags(doc)).toEqual([
       [0, 'amount'],
       [1, 'amount'],
+    ]);
+  });
+
+  it('the sign glued to one amount ("0,00€", as OCR reads a 96-dpi image) is the same column', () => {
+    const doc = ocr(
+      [
+        [72, 'Privathaftpflicht'],
+        [295, '50,00'],
+        [322, '€'],
+      ],
+      [
+        [72, 'Lebensgefährte/in zur Privathaftpflicht'],
+        [298, '0,00€'],
+      ],
+      [
+        [72, 'Gesamtbeitrag'],
+        [295, '50,00'],
+        [322, '€'],
+      ],
+    );
+    expect(items(doc)).toEqual([
+      ['Privathaftpflicht', null, null, '50.00'],
+      ['Lebensgefährte/in zur Privathaftpflicht', null, null, '0.00'],
     ]);
   });
 
