@@ -68,6 +68,10 @@ interface Column {
   x1: number;
 }
 
+/**
+ * The header names as patterns, longest first. A name of several words matches with or without the spaces between
+ * them: OCR joins words set close together ("Prezzototale" for "Prezzo totale").
+ */
 const HEADER_TERMS = [
   ...LINE_ITEM_COLUMNS.flatMap((col) => LINE_ITEM_HEADERS[col].map((term) => ({ col: col as Column['col'], term }))),
   ...LINE_ITEM_OTHER_HEADERS.map((term) => ({ col: 'other' as const, term })),
@@ -76,7 +80,7 @@ const HEADER_TERMS = [
   .map(({ col, term }) => ({
     col,
     re: new RegExp(
-      `(?<![\\p{L}\\p{N}])${term.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ /gu, '\\s+')}(?![\\p{L}\\p{N}])`,
+      `(?<![\\p{L}\\p{N}])${term.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&').replace(/ /gu, '\\s*')}(?![\\p{L}\\p{N}])`,
       'giu',
     ),
   }));
@@ -393,6 +397,8 @@ interface Draft {
   desc: Cell[];
   page: PageText;
   y: number;
+  /** The header word the description column was taken from when it names no column (unnamedFirstColumn). */
+  guessedDescription: string | null;
 }
 
 /** Reads the line items of every table on the given pages (lines per page from pageLines). */
@@ -409,12 +415,16 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
     const rh = rowHeight(page);
     for (let i = 0; i < lines.length; i++) {
       const head = boxes ? stackedHeader(lines, i, lh) : null;
-      const cols = head?.cols ?? headerColumns(lines[i]!);
+      let cols = head?.cols ?? headerColumns(lines[i]!);
       if (!cols) continue;
       const [first, lastHeader] = head ? [head.first, head.last] : [i, i];
+      const unnamed = boxes ? unnamedFirstColumn(lines.slice(first, lastHeader + 1), cols) : null;
+      if (unnamed) cols = [unnamed.col, ...cols];
       for (let k = first; k <= lastHeader; k++) tableLines.add(`${page.page}:${lines[k]!.start}`);
       let last: Draft | null = null;
       let pending: Cell[] = [];
+      /** The y of each pending description line. */
+      let pendingY: number[] = [];
       let above = false;
       let prevY = boxes ? midY(lines[lastHeader]!.words[0]!.box) : 0;
       const slot = boxes ? unnamedPriceSlot(lines.slice(first, lastHeader + 1), cols) : null;
@@ -487,9 +497,12 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
             // table ends.
             break;
           }
-          // A rule drawn with dashes ("------------------------") separates what is above it from the next item.
-          if (/^[-–—_=*.\s]{3,}$/u.test(page.text.slice(desc.start, desc.end))) {
+          // A rule drawn with dashes ("------------------------") separates what is above it from the next item (also
+          // with a speck OCR read at one end of it: "a-----------------------").
+          const ruleText = page.text.slice(desc.start, desc.end);
+          if (/^[-–—_=*.\s]{3,}$/u.test(ruleText) || /^\S?[-–—_=]{8,}\S?$/u.test(ruleText.trim())) {
             pending = [];
+            pendingY = [];
             tableLines.add(`${page.page}:${line.start}`);
             prevY = y;
             continue;
@@ -499,12 +512,24 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
           if (last && !above && (!boxes || y - last.y <= 1.6 * rh)) {
             last.desc.push(desc);
             last.y = y;
-          } else pending.push(desc);
+          } else {
+            pending.push(desc);
+            pendingY.push(y);
+          }
           tableLines.add(`${page.page}:${line.start}`);
           prevY = y;
           continue;
         }
         tableLines.add(`${page.page}:${line.start}`);
+        // Description lines above a row are its own only as far as they stand together with it: a blank row between
+        // them (a rule OCR did not read, a gap before the item) leaves the lines above it as notes of the table.
+        if (boxes && pending.length > 0) {
+          let k = pending.length;
+          let below = y;
+          while (k > 0 && below - pendingY[k - 1]! <= 1.6 * rh) below = pendingY[--k]!;
+          pending = pending.slice(k);
+          pendingY = pendingY.slice(k);
+        }
         if (!last && !desc && pending.length > 0) above = true;
         const price = u.value === null && slot ? priceInSlot(page, line, slot, q, a, mark) : null;
         if (slotted)
@@ -524,8 +549,10 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
           desc: [...pending, ...(desc ? [desc] : [])],
           page,
           y,
+          guessedDescription: unnamed?.name ?? null,
         };
         pending = [];
+        pendingY = [];
         if (items.length + drafts.length >= EXTRACTION_LIMITS.maxLineItems) {
           warnings.push(`More than ${EXTRACTION_LIMITS.maxLineItems} line items: the rest are not read.`);
           finish();
@@ -570,7 +597,16 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
   return { items, warnings, tableLines, flags };
 
   function finish() {
-    for (const d of drafts.splice(0)) items.push(complete(d));
+    for (const d of drafts.splice(0)) {
+      const it = complete(d);
+      if (d.guessedDescription !== null && it.description.value !== null)
+        flags.push({
+          field: 'description',
+          item: items.length,
+          reason: `line item ${items.length + 1}: description read under a header word that names no column ("${d.guessedDescription}"), left of the table's named columns`,
+        });
+      items.push(it);
+    }
   }
   function complete(d: Draft): LineItem {
     const it = d.item;
@@ -603,6 +639,8 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
 }
 
 const NUMBER_TOKEN = /^[-(]?[$€£]?\d[\d.,'’]*\)?$/u;
+/** A currency printed as a word of its own after an amount ("50,00 €", "12.00 EUR"). */
+const CURRENCY_AFTER = /^(?:[€$£]|EUR|USD|GBP|CHF)$/u;
 /** A tax rate in a table cell ("21%", "7,5 %" is two tokens and not one). */
 const RATE_TOKEN = /^\d{1,2}(?:[.,]\d{1,2})?%$/u;
 
@@ -625,6 +663,27 @@ function unnamedPriceSlot(
     .filter((w) => w.box.x0 > q.x1 && w.box.x1 < next.x0 && /\p{L}/u.test(w.text));
   if (words.length !== 1) return null;
   return { x0: q.x1, x1: next.x0, name: words[0]!.text };
+}
+
+/**
+ * A table whose header names no description column but has words left of its first named column (OCR's "ltem" for
+ * "Item"): those words head the description column, the text under them is the description (unsure: a reviewer sees
+ * why). Null when no lettered word stands there, or when those words are two cells apart (two columns unnamed).
+ */
+function unnamedFirstColumn(header: readonly Line[], cols: readonly Column[]): { col: Column; name: string } | null {
+  if (cols.some((c) => c.col === 'description')) return null;
+  const left = Math.min(...cols.map((c) => c.x0));
+  const words = header
+    .flatMap((l) => l.words)
+    .filter((w) => w.box.x1 < left && !cols.some((c) => w.offset < c.end && w.offset + w.text.length > c.start));
+  if (words.length === 0 || !words.some((w) => /\p{L}{2}/u.test(w.text))) return null;
+  const lh = lineHeight(header[0]!.page);
+  if (clusters(words, 1.5 * lh).length !== 1) return null;
+  const x0 = Math.min(...words.map((w) => w.box.x0));
+  const x1 = Math.max(...words.map((w) => w.box.x1));
+  const start = Math.min(...words.map((w) => w.offset));
+  const end = Math.max(...words.map((w) => w.offset + w.text.length));
+  return { col: { col: 'description', start, end, x0, x1 }, name: words.map((w) => w.text).join(' ') };
 }
 
 /** True when the words of `cell` on the line stand wholly inside the slot (right of the quantity's header). */
@@ -683,6 +742,10 @@ interface HeaderlessRow {
   item: LineItem;
   /** Right edges of the three numbers (boxes), for the columns' alignment. */
   rights: number[];
+  /** Left edges of the three numbers (boxes). */
+  lefts: number[];
+  /** Where the description starts in the page's text. */
+  descStart: number;
   y: number;
 }
 
@@ -695,34 +758,68 @@ interface HeaderlessRow {
 function headerlessRows(page: PageText, lines: readonly Line[], mark: DecimalMark | null): HeaderlessRow[] {
   const boxes = hasBoxes(page);
   const lh = lineHeight(page);
+  const rh = rowHeight(page);
   const out: HeaderlessRow[] = [];
   let run: HeaderlessRow[] = [];
+  /** Lines of words only under a row, left of its numbers: its description's next lines, if another row follows. */
+  let more: Line[] = [];
   const flush = () => {
     if (run.length >= 2) out.push(...run);
     run = [];
+    more = [];
   };
   for (const line of lines) {
     const row = itemRow(page, line, boxes, mark);
     const prev = run[run.length - 1];
+    const lastY = more.length > 0 && more.at(-1)!.words[0] ? midY(more.at(-1)!.words[0]!.box) : prev?.y;
+    if (!row && prev && boxes && continues(line, prev, lastY!, rh)) {
+      more.push(line);
+      continue;
+    }
     const fits =
       row &&
       prev &&
-      (!boxes || (row.y - prev.y <= 3 * lh && row.rights.every((r, k) => Math.abs(r - run[0]!.rights[k]!) <= 2 * lh)));
+      (!boxes || (row.y - lastY! <= 3 * lh && row.rights.every((r, k) => Math.abs(r - run[0]!.rights[k]!) <= 2 * lh)));
     if (!row || (prev && !fits)) flush();
+    if (row && prev && fits && more.length > 0) {
+      const d = prev.item.description;
+      const end = more.at(-1)!.end;
+      d.value = [d.value, ...more.map((l) => l.text.trim())].join(' ').replace(/\s+/gu, ' ').replace(STRAY_MARKS, '');
+      d.evidence = evidenceOf(page, prev.descStart, end);
+      more = [];
+    }
     if (row) run.push(row);
   }
   flush();
   return out;
 }
 
+/**
+ * A line of a headerless table that continues the description of the row above: within 1.6 row heights of the line
+ * above it, with a letter, every word ending before the row's first number and none of them a number of its own.
+ */
+function continues(line: Line, prev: HeaderlessRow, lastY: number, rh: number): boolean {
+  const w0 = line.words[0];
+  if (!w0 || midY(w0.box) - lastY > 1.6 * rh || !/\p{L}/u.test(line.text)) return false;
+  if (SUMMARY.test(line.text.trim()) || NOTE.test(line.text.trim())) return false;
+  return line.words.every((w) => w.box.x1 < prev.lefts[0]! && !NUMBER_TOKEN.test(w.text));
+}
+
 function itemRow(page: PageText, line: Line, boxes: boolean, mark: DecimalMark | null): HeaderlessRow | null {
   const tokens = boxes
-    ? line.words.map((w) => ({ start: w.offset, end: w.offset + w.text.length, text: w.text, right: w.box.x1 }))
+    ? line.words.map((w) => ({
+        start: w.offset,
+        end: w.offset + w.text.length,
+        text: w.text,
+        right: w.box.x1,
+        left: w.box.x0,
+      }))
     : [...line.text.matchAll(/\S+/gu)].map((m) => ({
         start: line.start + m.index,
         end: line.start + m.index + m[0].length,
         text: m[0],
         right: 0,
+        left: 0,
       }));
   if (tokens.length < 4 || SUMMARY.test(line.text.trim())) return null;
   // The trailing numbers, less one tax rate among them ("1  45,00  21%  45,00"): a rate is no cell of the item.
@@ -753,6 +850,8 @@ function itemRow(page: PageText, line: Line, boxes: boolean, mark: DecimalMark |
       amount: a!,
     },
     rights: nums.map((t) => t.right),
+    lefts: nums.map((t) => t.left),
+    descStart: start,
     y,
   };
 }
@@ -782,9 +881,13 @@ function oneAmountRows(
     y: number;
   };
   const one = (line: Line): One | null => {
-    const words = line.words;
+    // A currency sign printed after each amount ("50,00 €"): the amount is the word before it.
+    const sign = line.words.length > 2 && CURRENCY_AFTER.test(line.words.at(-1)!.text);
+    const words = sign ? line.words.slice(0, -1) : line.words;
     const last = words[words.length - 1];
-    if (!last || words.length < 2 || !NUMBER_TOKEN.test(last.text) || !/[.,]\d{2}\)?$/u.test(last.text)) return null;
+    // Or glued to it ("0,00€"): the right edges compared are the sign's either way.
+    const bare = last?.text.replace(/(?<=\d)[€$£]$/u, '');
+    if (!last || words.length < 2 || !NUMBER_TOKEN.test(bare!) || !/[.,]\d{2}\)?$/u.test(bare!)) return null;
     const desc = words.slice(0, -1).filter((w) => /[\p{L}\p{N}]/u.test(w.text));
     if (desc.length === 0 || !desc.some((w) => /\p{L}/u.test(w.text)) || desc.some((w) => NUMBER_TOKEN.test(w.text)))
       return null;
@@ -803,11 +906,11 @@ function oneAmountRows(
           .trim(),
       },
       amount,
-      right: last.box.x1,
+      right: sign ? line.words.at(-1)!.box.x1 : last.box.x1,
       y: midY(last.box),
     };
   };
-  const runs: One[][] = [];
+  const runs: { rows: One[]; closer: Line | null }[] = [];
   let run: One[] = [];
   for (const line of lines) {
     // A total's line ends the run (it is what the run adds up to).
@@ -817,11 +920,14 @@ function oneAmountRows(
       run.push(row);
       continue;
     }
-    if (run.length >= 3) runs.push(run);
+    // Two rows are enough when the line right under them is a total's or subtotal's: its amount is checked below.
+    const closer =
+      prev && totals.includes(line) && line.words[0] && midY(line.words[0].box) - prev.y <= 3 * lh ? line : null;
+    if (run.length >= 3 || (run.length === 2 && closer)) runs.push({ rows: run, closer });
     run = row ? [row] : [];
   }
-  if (run.length >= 3) runs.push(run);
-  for (const r of runs) {
+  if (run.length >= 3) runs.push({ rows: run, closer: null });
+  for (const { rows: r, closer } of runs) {
     const count = new Map<string, number>();
     for (const x of r) count.set(x.desc.text.toLowerCase(), (count.get(x.desc.text.toLowerCase()) ?? 0) + 1);
     const items = r.filter(
@@ -833,9 +939,8 @@ function oneAmountRows(
     if (items.length < 2) continue;
     const cents = items.reduce((sum, x) => sum + Math.round(Number(x.amount.value) * 100), 0);
     const inRun = new Set(r.map((x) => x.line));
-    const total = totals
-      .filter((l) => !inRun.has(l))
-      .flatMap((l) => findAmounts(l.text))
+    const total = (r.length >= 3 ? totals.filter((l) => !inRun.has(l)) : closer ? [closer] : [])
+      .flatMap((l) => findAmounts(l.text, mark))
       .find((a) => Math.round(Number(a.value) * 100) === cents);
     if (!total) continue;
     return {

@@ -87,9 +87,31 @@ const readsAsText = (segs: readonly LineSegment[]) => {
   return lines >= 2 && words.length / lines >= MIN_COLUMN_WORDS && lettered * 2 > words.length;
 };
 
-/** Only numbers (amounts, quantities, perhaps a currency code): the right-hand cells of a table row. */
-const onlyNumbers = (words: LineSegment['words']) =>
-  words.some((w) => /\d/u.test(w.text)) && words.every((w) => !LETTER.test(w.text) || /^\p{Lu}{3}$/u.test(w.text));
+/**
+ * A unit printed in a table row beside its numbers ("2.0 j 250.00€", "3 Stk 4,50", "10 h"): one to three letters, no
+ * other mark (so "Tel." or "rue" with a dot or beside no amount is not one).
+ */
+const UNIT = /^(?:\p{L}{1,3}|m[²³23]|pz\.?|pce?s?)$/u;
+/** An amount with two decimals (or a rate): what a table row's numbers include. */
+const AMOUNT_LIKE = /\d[.,]\d{2}(?!\d)|\d%/u;
+
+/**
+ * Only numbers (amounts, quantities, perhaps a currency code): the right-hand cells of a table row. A unit among them
+ * ("j 250.00€ 20.0% 500.00€") when the numbers hold two at least, one of them an amount with decimals, and outnumber
+ * the units.
+ */
+const onlyNumbers = (words: LineSegment['words']) => {
+  if (!words.some((w) => /\d/u.test(w.text))) return false;
+  const lettered = words.filter((w) => LETTER.test(w.text) && !/^\p{Lu}{3}$/u.test(w.text));
+  if (lettered.length === 0) return true;
+  const numbers = words.filter((w) => /\d/u.test(w.text) && !LETTER.test(w.text));
+  return (
+    lettered.every((w) => UNIT.test(w.text)) &&
+    numbers.length >= 2 &&
+    numbers.length > lettered.length &&
+    numbers.some((w) => AMOUNT_LIKE.test(w.text))
+  );
+};
 
 /** Some row has words on the left of `at` and only numbers on its right: the gutter runs through a table. */
 const splitsTableRow = (segs: readonly LineSegment[], at: number) =>

