@@ -14,13 +14,14 @@
  * without a second engine run of the pieces (their references stay those of the run the file came from).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { defaultEngineLayout } from '../../adapters/providers/transcription/install-layout.js';
 import { alignWords, scoringWords } from '../../support/wer.js';
-import { mix, preparePieces, splitOf, wav16k, type ConversationSpec, type Piece } from './corpus.js';
+import { mix, wav16k, type Piece } from './corpus.js';
+import { availableSpecs, tuneEnglishPieces } from './tune-conversations.js';
 
 const run = promisify(execFile);
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -30,25 +31,8 @@ const { values } = parseArgs({
 const out = values.out!;
 await mkdir(out, { recursive: true });
 
-const voices = (
-  JSON.parse(await readFile(join(HERE, 'voices.json'), 'utf8')) as {
-    voices: { id: string; group: string; language: string; onlyIn?: string }[];
-  }
-).voices.filter((v) => v.language === 'en' && !v.onlyIn && splitOf(v.group) === 'tune');
-const work = await mkdtemp(join(out, 'work-'));
-const all = await preparePieces(work, (l) => process.stderr.write(`[speech-corpus] ${l}\n`)).finally(() =>
-  rm(work, { recursive: true, force: true }),
-);
-const pieces = new Map<string, Piece[]>(voices.map((v) => [v.id, all.get(v.id)!]));
-const have = (ids: string[]) => ids.every((id) => pieces.has(id));
-
-const SPECS: ConversationSpec[] = [
-  { id: 'causes-2sp-radio', voices: ['c2-mmt1', 'c2-vk5qi'], turns: 10, overlap: true, seed: 101 },
-  { id: 'causes-3sp', voices: ['cv-en', 'c2-ve9qrp', 'c2-morig'], turns: 10, overlap: true, seed: 102 },
-  { id: 'causes-4sp', voices: ['ls-61', 'c2-mmt1', 'c2-vk5qi', 'c2-morig'], turns: 12, overlap: true, seed: 103 },
-  { id: 'causes-2sp-radio-apart', voices: ['c2-ve9qrp', 'c2-mmt1'], turns: 10, overlap: false, seed: 104 },
-  { id: 'causes-2sp-wide', voices: ['cv-en', 'ls-61'], turns: 14, overlap: true, seed: 202 },
-].filter((s) => have(s.voices));
+const pieces = await tuneEnglishPieces(out);
+const SPECS = availableSpecs(pieces);
 
 const pieceFiles = new Map<Piece, string>();
 const conversations = [];

@@ -39,7 +39,8 @@ import { OfflineWhisperProvider } from '../../adapters/providers/transcription/o
 import { stitchTranscripts, type ChunkTranscript } from '../../adapters/providers/transcription/stitch.js';
 import type { Transcript } from '../../adapters/providers/transcription/transcription-provider.js';
 import { alignWords, scoringWords } from '../../support/wer.js';
-import { loadSpeechCorpus, mix, preparePieces, splitOf, wav16k, type ConversationSpec, type Piece } from './corpus.js';
+import { loadSpeechCorpus, mix, wav16k } from './corpus.js';
+import { availableSpecs, tuneEnglishPieces } from './tune-conversations.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ENGINE = join(HERE, '../../engines/transcription');
@@ -123,23 +124,8 @@ if (heldOut) {
     if (c.split === 'tune' && c.text !== null)
       files.push({ id: c.id, path: c.path, turns: c.turns.map((t) => ({ ...t, text: t.text! })) });
   // wer-causes.ts's conversations (same specs and seeds).
-  const voices = (
-    JSON.parse(await readFile(join(HERE, 'voices.json'), 'utf8')) as {
-      voices: { id: string; group: string; language: string; onlyIn?: string }[];
-    }
-  ).voices.filter((v) => v.language === 'en' && !v.onlyIn && splitOf(v.group) === 'tune');
-  const work = await mkdtemp(join(out, 'work-'));
-  const all = await preparePieces(work, (l) => process.stderr.write(`[speech-corpus] ${l}\n`)).finally(() =>
-    rm(work, { recursive: true, force: true }),
-  );
-  const pieces = new Map<string, Piece[]>(voices.map((v) => [v.id, all.get(v.id)!]));
-  const specs: ConversationSpec[] = [
-    { id: 'causes-2sp-radio', voices: ['c2-mmt1', 'c2-vk5qi'], turns: 10, overlap: true, seed: 101 },
-    { id: 'causes-3sp', voices: ['cv-en', 'c2-ve9qrp', 'c2-morig'], turns: 10, overlap: true, seed: 102 },
-    { id: 'causes-4sp', voices: ['ls-61', 'c2-mmt1', 'c2-vk5qi', 'c2-morig'], turns: 12, overlap: true, seed: 103 },
-    { id: 'causes-2sp-radio-apart', voices: ['c2-ve9qrp', 'c2-mmt1'], turns: 10, overlap: false, seed: 104 },
-    { id: 'causes-2sp-wide', voices: ['cv-en', 'ls-61'], turns: 14, overlap: true, seed: 202 },
-  ].filter((s) => s.voices.every((v) => pieces.has(v)));
+  const pieces = await tuneEnglishPieces(out);
+  const specs = availableSpecs(pieces);
   for (const spec of specs) {
     const m = mix(spec, pieces);
     const path = join(out, `${spec.id}.wav`);

@@ -3,6 +3,7 @@
  * (each cell at an x position, words 6 pt per character, rows 14 pt apart) or a plain-text page.
  */
 import type { PageText, PositionedText, PositionedWord } from '../../domain/extraction.js';
+import type { LineSegment } from '../../adapters/extraction/tsv-words.js';
 
 export type Cell = [x: number, text: string];
 /** A row: one text at x = 50, cells at their x, or null for a blank line. */
@@ -66,4 +67,15 @@ export function plainPage(text: string, page = 1): PageText {
 
 export function documentOf(...pages: PageText[]): PositionedText {
   return { pages: pages.map((p, i) => ({ ...p, page: i + 1 })), truncated: false, warnings: [] };
+}
+
+/** A line segment of `text` from (x, y), 5 points a character, 10 points high (one character's width between words). */
+export function lineSegment(text: string, x: number, y: number): LineSegment {
+  let at = x;
+  const words = text.split(' ').map((t) => {
+    const box = { x0: at, y0: y, x1: at + 5 * t.length, y1: y + 10 };
+    at = box.x1 + 5;
+    return { text: t, box };
+  });
+  return { words, box: { x0: x, y0: y, x1: at - 5, y1: y + 10 } };
 }

@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { layoutText, orderLines } from '../../../../adapters/extraction/reading-order.js';
 import type { LineSegment } from '../../../../adapters/extraction/tsv-words.js';
+import { lineSegment } from '../../../helpers/positioned-text.js';
 
 /**
  * Issue 29, item 3, session 12: the reading order of table rows whose numbers carry a unit ("2.0 j 250.00€"), written
  * from the layout of a French invoicing library's print (text layer: each cell its own segment), not from its values.
  */
-function seg(text: string, x: number, y: number): LineSegment {
-  let at = x;
-  const words = text.split(' ').map((t) => {
-    const box = { x0: at, y0: y, x1: at + 5 * t.length, y1: y + 10 };
-    at = box.x1 + 5;
-    return { text: t, box };
-  });
-  return { words, box: { x0: x, y0: y, x1: at - 5, y1: y + 10 } };
-}
+const seg = lineSegment;
 const read = (segs: LineSegment[]) => layoutText(orderLines(segs)).text;
 
 describe('session 12: a gutter through a table whose rows print a unit beside their numbers', () => {

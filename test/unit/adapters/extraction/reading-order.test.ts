@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { layoutText, orderLines } from '../../../../adapters/extraction/reading-order.js';
 import { parseTsvPage, type LineSegment } from '../../../../adapters/extraction/tsv-words.js';
+import { lineSegment } from '../../../helpers/positioned-text.js';
 
-/** A line segment of `text` from (x, y), 5 points a character, 10 points high (1 point between words). */
-function seg(text: string, x: number, y: number): LineSegment {
-  let at = x;
-  const words = text.split(' ').map((t) => {
-    const box = { x0: at, y0: y, x1: at + 5 * t.length, y1: y + 10 };
-    at = box.x1 + 5;
-    return { text: t, box };
-  });
-  return { words, box: { x0: x, y0: y, x1: at - 5, y1: y + 10 } };
-}
+const seg = lineSegment;
 const read = (segs: LineSegment[]) => layoutText(orderLines(segs)).text;
 
 describe('reading order', () => {
