@@ -355,15 +355,19 @@ describe('exactly once with the terminal transition', () => {
 describe('batch events', () => {
   /** Submits a batch of one upload per item and waits for its workflow, then for every delivery of the batch's webhook. */
   async function runBatch(body: Record<string, unknown>): Promise<{ batchId: string; jobIds: string[] }> {
-    const res = await fetch(`${h.app.url}/v1/batches`, {
-      method: 'POST',
-      headers: {
-        ...h.auth(acme.key),
-        'Content-Type': 'application/json',
-        'Idempotency-Key': `batch-hook-${++seq}-${Date.now()}`,
-      },
-      body: JSON.stringify(body),
-    });
+    // The 202 waits for the commit, not for Temporal (answerFirst): the workflow is started a moment after the answer,
+    // so the handle is asked for once the app's start in flight has settled (h.settled), not at once.
+    const res = await h.settled(
+      fetch(`${h.app.url}/v1/batches`, {
+        method: 'POST',
+        headers: {
+          ...h.auth(acme.key),
+          'Content-Type': 'application/json',
+          'Idempotency-Key': `batch-hook-${++seq}-${Date.now()}`,
+        },
+        body: JSON.stringify(body),
+      }),
+    );
     expect(res.status).toBe(202);
     const batch = (await res.json()) as { id: string; jobs: Array<{ id: string }> };
     await h.gateway.client.workflow.getHandle(`batch:${batch.id}`).result();
