@@ -605,6 +605,17 @@ export interface VatRow {
   offset: number;
 }
 
+/** The tax rates printed in `text`, in order: percentages above 0 and up to MAX_TAX_RATE. */
+export const printedRates = (text: string): number[] =>
+  [...text.matchAll(PERCENT)].map((m) => Number(m[2]!.replace(',', '.'))).filter((r) => r > 0 && r <= MAX_TAX_RATE);
+
+/** A figure as printed: its value and its number of decimals. */
+export type PrintedFigure = { value: number; decimals: number };
+
+/** `tax` is `rate` % of `base`, to the rounding of the two figures as printed (their decimals). */
+export const isRateOf = (rate: number, base: PrintedFigure, tax: PrintedFigure): boolean =>
+  Math.abs((base.value * rate) / 100 - tax.value) <= half(tax) + (rate / 100) * half(base) + EPSILON;
+
 /**
  * The document's VAT rows: a rate, its base and its tax on one row (a VAT summary: "MwSt 19% 100.00 19.00"; "20.0%
  * 600.00€ 120.00€ 720.00€" under "Taux TVA  Base HT  MT TVA  TTC"), base × rate = tax, the row naming a tax or under a
@@ -620,9 +631,7 @@ export function findVatRows(document: PositionedText): VatRow[] {
       start += l.length + 1;
       if (l.trim() === '') continue;
       const named = TAX_WORD.test(l) && findTaxIds(l).length === 0 && !REGISTRATION_WORD.test(l);
-      const rates = [...l.matchAll(PERCENT)]
-        .map((m) => Number(m[2]!.replace(',', '.')))
-        .filter((r) => r > 0 && r <= MAX_TAX_RATE);
+      const rates = printedRates(l);
       // The rates blanked out, offsets kept.
       const figures = findAmounts(l.replace(PERCENT, (m) => ' '.repeat(m.length)))
         .filter((a) => a.value.includes('.'))
@@ -636,14 +645,7 @@ export function findVatRows(document: PositionedText): VatRow[] {
       const t =
         r === null
           ? undefined
-          : figures.find((t) =>
-              figures.some(
-                (b) =>
-                  b !== t &&
-                  b.value > t.value &&
-                  Math.abs((b.value * r) / 100 - t.value) <= half(t) + (r / 100) * half(b) + EPSILON,
-              ),
-            );
+          : figures.find((t) => figures.some((b) => b !== t && b.value > t.value && isRateOf(r, b, t)));
       if (r !== null && t && t.value > 0 && (named || underTaxName)) {
         rows.push({
           rate: r,

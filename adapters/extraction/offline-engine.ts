@@ -14,7 +14,7 @@ import {
   type PageText,
   type PositionedText,
 } from '../../domain/extraction.js';
-import { taxOfVatRows } from '../../domain/extraction-checks.js';
+import { isRateOf, printedRates, taxOfVatRows } from '../../domain/extraction-checks.js';
 import {
   dateOrderOfCurrency,
   findAmounts,
@@ -739,8 +739,8 @@ const RATE = /^[^\d\n]{0,40}?(\d{1,2}(?:[.,]\d{1,2})?)\s?%/u;
 const BASE_OF = /%\s*(?:von|of|on|sur|de|su|sobre|over|van|auf|base)\s*(?:[€$£]|EUR|USD|GBP|CHF)?\s*$/iu;
 
 /**
- * The amounts after a rate without the base it is charged on, when the amount after that base is the rate of it (to
- * the cent): a VAT row "USt. 19% | 198,00 | 37,62" or "VAT 20% 100.00 20.00" prints the base, then the tax.
+ * The amounts after a rate without the base it is charged on, when the amount after that base is the rate of it: a
+ * VAT row "USt. 19% | 198,00 | 37,62" or "VAT 20% 100.00 20.00" prints the base, then the tax.
  */
 function withoutRatedBase(text: string, amounts: AmountMatch[]): AmountMatch[] {
   for (let i = 0; i + 1 < amounts.length; i++) {
@@ -750,13 +750,14 @@ function withoutRatedBase(text: string, amounts: AmountMatch[]): AmountMatch[] {
   return amounts;
 }
 
-/** `base` is what the rate last printed in `before` is charged on, `tax` being that rate of it (to the cent). */
+/**
+ * `base` is what the tax rate last printed in `before` is charged on, `tax` being that rate of it (to the rounding of
+ * the figures, as domain/extraction-checks.ts's VAT rows).
+ */
 function isRatedBase(before: string, base: string, tax: string): boolean {
-  const rates = [...before.matchAll(/(\d{1,2}(?:[.,]\d{1,2})?)\s?%/gu)];
-  const rate = rates.at(-1);
-  if (!rate) return false;
-  const b = Number(base);
-  return b > 0 && Math.abs((b * Number(rate[1]!.replace(',', '.'))) / 100 - Number(tax)) <= 0.011;
+  const rate = printedRates(before).at(-1);
+  const figure = (v: string) => ({ value: Number(v), decimals: v.split('.')[1]?.length ?? 0 });
+  return rate !== undefined && Number(base) > 0 && isRateOf(rate, figure(base), figure(tax));
 }
 
 /** The amount is all the text holds but for currency markers and marks ("5", "EUR 5", "5 €"). */
