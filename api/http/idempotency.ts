@@ -171,6 +171,8 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
         let answered: { status: number; bytes: Buffer } | null = null;
         const claim: AnswerClaim = async (status, answer, resourceId) => {
           if (answered) throw new Error('idempotency: the handler claimed the key twice');
+          if (opts.claimAtCommit)
+            throw new Error('idempotency: with claimAtCommit the answer is stored with the commit, not claimed');
           const bytes = Buffer.from(JSON.stringify(answer), 'utf8');
           const response = {
             status,
@@ -178,8 +180,6 @@ export function idempotent(opts: IdempotentOptions, handler: IdempotentHandler):
             contentType: 'application/json; charset=utf-8',
             resourceId,
           };
-          if (opts.claimAtCommit)
-            throw new Error('idempotency: with claimAtCommit the answer is stored with the commit, not claimed');
           // Claimed before the handler ran: the answer is stored now, in the transaction, instead of after it.
           await completeKey(trx, ref, response, { retained: retention === null });
           answered = { status, bytes };
