@@ -79,3 +79,28 @@ export function lineSegment(text: string, x: number, y: number): LineSegment {
   });
   return { words, box: { x0: x, y0: y, x1: at - 5, y1: y + 10 } };
 }
+
+/**
+ * The VAT summary of de-zugferd-comfort-einfach (a ZUGFeRD sample of the extraction corpus) as OCR reads it: the tax
+ * printed only per rate (19,25 + 37,62), never as one figure.
+ */
+export const EINFACH_VAT_SUMMARY: readonly Row[] = [
+  [
+    [50, 'Rechnungssumme Netto (excl. USt.)'],
+    [480, '473,00'],
+  ],
+  [
+    [50, 'Steuerbasisbetrag USt. 7%'],
+    [400, '275,00'],
+    [480, '19,25'],
+  ],
+  [
+    [50, 'Steuerbasisbetrag USt. 19%'],
+    [400, '198,00'],
+    [480, '37,62'],
+  ],
+  [
+    [50, 'Rechnungssumme Brutto (inkl. USt.)'],
+    [480, '529,87'],
+  ],
+];

@@ -16,7 +16,7 @@ import type {
   PageText,
   PositionedText,
 } from '../../../domain/extraction.js';
-import { CHAR_WIDTH, layoutPage, ROW_HEIGHT, type Row } from '../../helpers/positioned-text.js';
+import { CHAR_WIDTH, EINFACH_VAT_SUMMARY, layoutPage, ROW_HEIGHT, type Row } from '../../helpers/positioned-text.js';
 
 /**
  * The document's own arithmetic and semantics (docs/processing.md "Document checks"), for any engine's answer: each
@@ -1574,27 +1574,7 @@ describe("session 11: an invoice number read under another number's column heade
 });
 
 describe('session 12: a tax printed only per rate, as a sum of the printed rows', () => {
-  // de-zugferd-comfort-einfach as OCR reads it: the tax printed per VAT rate (19,25 + 37,62), never as one figure.
-  const rows: Row[] = [
-    [
-      [50, 'Rechnungssumme Netto (excl. USt.)'],
-      [480, '473,00'],
-    ],
-    [
-      [50, 'Steuerbasisbetrag USt. 7%'],
-      [400, '275,00'],
-      [480, '19,25'],
-    ],
-    [
-      [50, 'Steuerbasisbetrag USt. 19%'],
-      [400, '198,00'],
-      [480, '37,62'],
-    ],
-    [
-      [50, 'Rechnungssumme Brutto (inkl. USt.)'],
-      [480, '529,87'],
-    ],
-  ];
+  const rows = EINFACH_VAT_SUMMARY;
   const ocr: PositionedText = { pages: [layoutPage(rows, { source: 'ocr' })], truncated: false, warnings: [] };
   const page = ocr.pages[0]!;
 

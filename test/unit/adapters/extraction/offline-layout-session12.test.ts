@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionedText } from '../../../../domain/extraction.js';
 import { extractOffline } from '../../../../adapters/extraction/offline-engine.js';
-import { documentOf, layoutPage, type Row } from '../../../helpers/positioned-text.js';
+import { documentOf, EINFACH_VAT_SUMMARY, layoutPage, type Row } from '../../../helpers/positioned-text.js';
 
 /**
  * Issue 29, session 12 (s12-xen): English pages of the tune part's new documents (microinvoice's example, the prints of
@@ -217,26 +217,7 @@ describe('session 12: a tax id the OCR broke up', () => {
 
 describe('session 12: a tax printed only per VAT rate', () => {
   it("is the sum of the rows' taxes, with evidence listing each figure (de-zugferd-comfort-einfach as OCR reads it)", () => {
-    const rows: Row[] = [
-      [
-        [50, 'Rechnungssumme Netto (excl. USt.)'],
-        [480, '473,00'],
-      ],
-      [
-        [50, 'Steuerbasisbetrag USt. 7%'],
-        [400, '275,00'],
-        [480, '19,25'],
-      ],
-      [
-        [50, 'Steuerbasisbetrag USt. 19%'],
-        [400, '198,00'],
-        [480, '37,62'],
-      ],
-      [
-        [50, 'Rechnungssumme Brutto (inkl. USt.)'],
-        [480, '529,87'],
-      ],
-    ];
+    const rows = EINFACH_VAT_SUMMARY;
     const doc = documentOf(layoutPage(rows, { source: 'ocr' }));
     const result = extractOffline(doc, ['subtotal', 'tax', 'total']);
     expect(values(doc, ['subtotal', 'tax', 'total'])).toEqual({ subtotal: '473.00', tax: '56.87', total: '529.87' });
