@@ -89,8 +89,8 @@ describe('clusterSpeakers (synthetic embeddings)', () => {
     expect(count(clusterSpeakers(regions(192, 0.1)))).toBe(2);
   });
 
-  it('takes the telephone-band threshold (0.36) when most of the speech is narrow-band (little energy above 4 kHz)', () => {
-    expect(CAMPLUS_NARROWBAND_CLUSTER_OPTIONS.threshold).toBe(0.36);
+  it('takes the telephone-band setting (0.5, or 0.36 and 0.62 of the own levels) when most of the speech is narrow-band (little energy above 4 kHz)', () => {
+    expect(CAMPLUS_NARROWBAND_CLUSTER_OPTIONS).toMatchObject({ threshold: 0.5, lowThreshold: 0.36, relative: 0.62 });
     // Two voices whose regions are 0.32 alike: two people on wide-band audio, one on a phone line (where different
     // people's regions come out closer together).
     const regions = (highBand: number | undefined): SpeakerRegion[] =>
@@ -139,6 +139,55 @@ describe('clusterSpeakers (synthetic embeddings)', () => {
     expect(count(clusterSpeakers(heard))).toBe(3);
     // Wide-band input keeps the 1 s minimum.
     expect(count(clusterSpeakers(regions.map((r) => ({ ...r, highBand: 0.02 }))))).toBe(3);
+  });
+
+  it('on the telephone band, two voices 0.42 alike stay apart when each is far more like itself (linkage relative to their own levels)', () => {
+    // Phone-band tune set, session 13: most wrong counts left were a third or fourth person merged at a linkage of
+    // 0.36-0.46 (a phone line brings different people closer), while each person's own regions were much more alike.
+    // Two such voices: every region of one identical (own level 1), the other 0.42 alike to it; and a loosely alike
+    // voice (own level 0.55) whose two halves are 0.40 alike, which is still one (0.40 >= 0.62 x 0.55).
+    const unit = (parts: [number, number][]) => {
+      const v = new Array<number>(192).fill(0);
+      for (const [k, x] of parts) v[k] = x;
+      return v;
+    };
+    const line = (start: number, embedding: number[]): SpeakerRegion => ({
+      start,
+      end: start + 2.5,
+      embedding,
+      highBand: 0.00002,
+    });
+    const a = unit([[0, 1]]);
+    const b = unit([
+      [0, 0.42],
+      [1, Math.sqrt(1 - 0.42 * 0.42)],
+    ]);
+    const two = Array.from({ length: 12 }, (_, i) => line(i * 3, i % 2 ? b : a));
+    const count = (turns: SpeakerTurn[]) => new Set(turns.map((t) => t.speaker)).size;
+    expect(isNarrowband(two)).toBe(true);
+    expect(count(clusterSpeakers(two))).toBe(2);
+    // Wide-band input keeps its plain threshold (0.30): 0.42 alike is one speaker there.
+    expect(count(clusterSpeakers(two.map((r) => ({ ...r, highBand: 0.02 }))))).toBe(1);
+    // One loosely alike voice (a coarse codec): its regions 0.55 alike within each half of the call, 0.40 across the
+    // halves (less than the two voices above are alike, relative to their own levels): one speaker.
+    const [wa, wb] = [Math.sqrt(0.55), Math.sqrt(0.45)];
+    const across = 0.4 / 0.55;
+    const loose = Array.from({ length: 12 }, (_, i) =>
+      line(
+        i * 3,
+        i < 6
+          ? unit([
+              [2, wa],
+              [10 + i, wb],
+            ])
+          : unit([
+              [2, wa * across],
+              [3, wa * Math.sqrt(1 - across * across)],
+              [10 + i, wb],
+            ]),
+      ),
+    );
+    expect(count(clusterSpeakers(loose))).toBe(1);
   });
 
   it('on a short telephone-band recording the floor is still at least 1 s: a lone 0.48 s region is not a speaker', () => {
