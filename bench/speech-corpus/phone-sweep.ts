@@ -1,7 +1,8 @@
 /**
  * The clustering swept on whatever phone-band tune conversations the engine has answered so far (cached answers of
  * bench.ts --phone-tune and of the tune split's --phone copies; nothing is run through the engine here): per setting
- * DER, count right and the count errors split over/under. Tune material only.
+ * DER, count right and the count errors split over/under. Tune material only. Session 13: the floor max(1 s, share)
+ * and the merge relative to the clusters' own levels (lowThreshold, relative) below the threshold.
  *
  *   npx tsx bench/speech-corpus/phone-sweep.ts ENGINE_KEY
  */
@@ -46,7 +47,7 @@ function score(o: Partial<ClusterOptions>) {
 }
 for (const threshold of [0.3, 0.32, 0.34, 0.35, 0.36, 0.38]) {
   for (const minSpeakerSeconds of [1, 2, 3, 4]) {
-    const f = score({ threshold, minSpeakerSeconds, minSpeakerShare: 1, lowThreshold: 1 });
+    const f = score({ threshold, minSpeakerSeconds, minSpeakerShare: 1, minSpeakerFloorSeconds: 0, lowThreshold: 1 });
     console.log(
       `${threshold.toFixed(2)} min ${minSpeakerSeconds} s  DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}  ${threshold === 0.36 || threshold === 0.34 ? f.wrong.join(' ') : ''}`,
     );
@@ -55,15 +56,57 @@ for (const threshold of [0.3, 0.32, 0.34, 0.35, 0.36, 0.38]) {
 // A speaker floor relative to the recording: clusters under this share of all speech merge into the nearest.
 for (const threshold of [0.34, 0.35, 0.36, 0.38]) {
   for (const share of [0.03, 0.04, 0.05, 0.08]) {
-    const f = score({ threshold, minSpeakerSeconds: 1e9, minSpeakerShare: share, lowThreshold: 1 });
+    const f = score({
+      threshold,
+      minSpeakerSeconds: 1e9,
+      minSpeakerShare: share,
+      minSpeakerFloorSeconds: 0,
+      lowThreshold: 1,
+    });
     console.log(
       `${threshold.toFixed(2)} share ${share.toFixed(2)}  DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}  ${f.wrong.join(' ')}`,
     );
   }
 }
+// Session 13: the same floor, never under 1 s (max(1 s, 4 %)); and below 0.5 a merge relative to the two clusters'
+// own levels (mean cosine within each): linkage >= lowThreshold and >= relative x the lower level.
+for (const share of [0.03, 0.04, 0.05]) {
+  const f = score({
+    threshold: 0.36,
+    minSpeakerSeconds: Infinity,
+    minSpeakerShare: share,
+    minSpeakerFloorSeconds: 1,
+    lowThreshold: 1,
+  });
+  console.log(
+    `0.36 max(1 s, ${(100 * share).toFixed(0)} %)  DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}  ${f.wrong.join(' ')}`,
+  );
+}
+for (const threshold of [0.46, 0.5, 0.55, 1]) {
+  for (const lowThreshold of [0.3, 0.32, 0.34, 0.36, 0.42]) {
+    for (const relative of [0.58, 0.6, 0.62, 0.65, 0.68]) {
+      const f = score({
+        threshold,
+        lowThreshold,
+        relative,
+        minSpeakerSeconds: Infinity,
+        minSpeakerShare: 0.04,
+        minSpeakerFloorSeconds: 1,
+      });
+      console.log(
+        `${threshold.toFixed(2)} low ${lowThreshold.toFixed(2)} relative ${relative.toFixed(2)} max(1 s, 4 %)  DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}  ${threshold === 0.5 && lowThreshold === 0.36 ? f.wrong.join(' ') : ''}`,
+      );
+    }
+  }
+}
 for (const [name, o] of [
   ['installed defaults', {}],
-  ['before session 12 (0.36, 1 s minimum)', { minSpeakerSeconds: 1, minSpeakerShare: 0.05 }],
+  [
+    'before session 12 (0.36, 1 s minimum)',
+    { threshold: 0.36, lowThreshold: 1, minSpeakerSeconds: 1, minSpeakerShare: 0.05, minSpeakerFloorSeconds: 0 },
+  ],
+  ['before session 13 (0.36, 4 %)', { threshold: 0.36, lowThreshold: 1, minSpeakerFloorSeconds: 0 }],
+  ['session 13 floor alone (0.36, max(1 s, 4 %))', { threshold: 0.36, lowThreshold: 1 }],
 ] as const) {
   const f = score(o);
   console.log(`${name}: DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}`);
