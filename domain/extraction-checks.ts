@@ -874,8 +874,20 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
       if (why) out.push({ reason: `${f} "${clip(value)}" ${why}`, fields: [f] });
     }
   }
+  // Two parties do not share one VAT id: one of the two was read from the other party's block (a footer's
+  // "USt-IdNr." given for the buyer too).
+  const sellerVatId = ofConcept(result, conceptOf, 'tax_id')[0];
+  const buyerVatId = ofConcept(result, conceptOf, 'buyer_tax_id')[0];
+  if (sellerVatId && buyerVatId && compactId(sellerVatId.value) === compactId(buyerVatId.value))
+    out.push({
+      reason: `${sellerVatId.f} and ${buyerVatId.f} are the same VAT id "${clip(sellerVatId.value)}": one of them is the other party's`,
+      fields: [sellerVatId.f, buyerVatId.f],
+    });
   return out;
 }
+
+/** A VAT id without its spaces and punctuation, upper case. */
+const compactId = (id: string) => id.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
 
 const labelsRe = (labels: readonly string[]) =>
   new RegExp(
