@@ -874,8 +874,43 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
       if (why) out.push({ reason: `${f} "${clip(value)}" ${why}`, fields: [f] });
     }
   }
+  // A party's VAT id printed on the other party's name line (a legal footer "Nordlicht Software GmbH … USt-IdNr.:
+  // DE811907980" read as the buyer's id): that party's, unless both names are on the line.
+  for (const [id, own, other] of [
+    ['buyer_tax_id', buyers[0], seller],
+    ['tax_id', seller, buyers[0]],
+  ] as const) {
+    if (!other || !pageOf(document, other.v)) continue;
+    for (const { f, v, value } of ofConcept(result, conceptOf, id)) {
+      const page = pageOf(document, v);
+      if (!page || v.evidence?.source === 'xml') continue;
+      const onOthers = snippetStarts(page, v.evidence!).some((at) => {
+        const lineStart = page.text.lastIndexOf('\n', at - 1) + 1;
+        const lineEnd = page.text.indexOf('\n', at);
+        const line = page.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+        return nameContains(line, other.value) && !(own && nameContains(line, own.value));
+      });
+      if (onOthers)
+        out.push({
+          reason: `${f} "${clip(value)}" is printed on the line of ${other.f} "${clip(other.value)}": it is that party's`,
+          fields: [f],
+        });
+    }
+  }
+  // Two parties do not share one VAT id: one of the two was read from the other party's block (a footer's
+  // "USt-IdNr." given for the buyer too).
+  const sellerVatId = ofConcept(result, conceptOf, 'tax_id')[0];
+  const buyerVatId = ofConcept(result, conceptOf, 'buyer_tax_id')[0];
+  if (sellerVatId && buyerVatId && compactId(sellerVatId.value) === compactId(buyerVatId.value))
+    out.push({
+      reason: `${sellerVatId.f} and ${buyerVatId.f} are the same VAT id "${clip(sellerVatId.value)}": one of them is the other party's`,
+      fields: [sellerVatId.f, buyerVatId.f],
+    });
   return out;
 }
+
+/** A VAT id without its spaces and punctuation, upper case. */
+const compactId = (id: string) => id.replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
 
 const labelsRe = (labels: readonly string[]) =>
   new RegExp(

@@ -7,6 +7,7 @@
  */
 import {
   EXTRACTION_LIMITS,
+  type Box,
   type EngineFlag,
   type ExtractedValue,
   type ExtractionRequest,
@@ -524,7 +525,11 @@ function readNearLabel(
   const near =
     reader === 'text' || reader === 'identifier' || reader === 'email' || reader === 'tax_id' || reader === 'iban';
   // Text-like values: a word of marks alone ("_", "|": OCR noise, leaders) is not where the value starts.
-  const rightWords = line.words.filter((w) => w.offset >= from && (!near || /[\p{L}\p{N}]/u.test(w.text)));
+  const rightWords = withoutQualifier(
+    line.words.filter((w) => w.offset >= from && (!near || /[\p{L}\p{N}]/u.test(w.text))),
+    lx1,
+    lh,
+  );
   const allGroups = clusters(rightWords, 1.5 * lh).map((g) => ({
     words: g,
     start: Math.min(...g.map((w) => w.offset)),
@@ -700,6 +705,33 @@ function startsWithLabel(rest: string): boolean {
   const t = rest.trim();
   const m = STARTS_WITH_LABEL.exec(t);
   return (m !== null && /^\.?\s*(?:[:#]|$)/u.test(t.slice(m[0].length))) || /^[^\s\d:]{1,30}:(?:\s|$)/u.test(t);
+}
+
+/**
+ * The words right of a label less a bracketed qualifier that ends the label ("Zwischensumme (Netto):", "Gesamtbetrag
+ * (Brutto):", "Total (excl. VAT):"): up to three words from one starting with "(" right by the label to one ending
+ * with ")", perhaps with a colon. Left in, the qualifier would be read as the next label ("(Netto):" ends with a
+ * colon) and the value after it as that label's (session 13, the erechnung prints).
+ */
+function withoutQualifier<W extends { text: string; box: Box }>(
+  words: readonly W[],
+  labelEnd: number,
+  lh: number,
+): W[] {
+  const first = words[0];
+  if (!first || !first.text.startsWith('(') || first.box.x0 - labelEnd > 1.5 * lh) return [...words];
+  const close = words.slice(0, 3).findIndex((w) => /\)[:#]?$/u.test(w.text));
+  if (
+    close < 0 ||
+    /\d/u.test(
+      words
+        .slice(0, close + 1)
+        .map((w) => w.text)
+        .join(' '),
+    )
+  )
+    return [...words];
+  return words.slice(close + 1);
 }
 
 /** Text without its bracketed qualifiers ("(excl. USt.)" qualifies the label before it; it names no other value). */

@@ -7,6 +7,7 @@ import {
   type PositionedText,
   type ValueKind,
 } from '../../../domain/extraction.js';
+import { SUM_SEPARATOR } from '../../../domain/extraction-evidence.js';
 import type { ChatMessage } from './openai-compatible-chat.js';
 
 /**
@@ -91,7 +92,8 @@ export const EXTRACTION_RULES = [
   '- Answer with JSON matching the schema: "fields" with every requested field, "items" with the line items.',
   "- Each page's text keeps its layout: its lines in reading order, and on a page read with word positions each word at its place across the page, so runs of spaces stand for horizontal distance: a value far to the right of its label is on the label's line, and the cells of a table line up under their column headers.",
   '- For a value found: "value" normalised as its kind says below; "page" is the number of the "--- page N ---" marker above the text it was read from; "snippet" is the exact text of that page that shows the value, copied character for character (a few words around the value, e.g. the label and the value, on one line where possible; never reformatted or translated).',
-  '- A value that is not in the document is null with page and snippet null. Never guess, compute or invent a value: a total that is not printed stays null.',
+  '- A value that is not in the document is null with page and snippet null. Never guess, compute or invent a value: a total that is not printed stays null (the one exception is the next rule).',
+  `- A tax printed only per rate: when the document prints no total tax but one row per VAT rate (two rates or more, each row with its own tax amount), the tax field is the sum of those rows' tax amounts, and its snippet lists each row's tax amount exactly as printed, joined by "${SUM_SEPARATOR}" (e.g. "19,25${SUM_SEPARATOR}37,62"). This is the only value you may add up: every other value is printed in the document, and its snippet never lists parts joined by "${SUM_SEPARATOR}".`,
   "- Line items: one entry per row of the document's item table(s), in order, each column with its own value, page and snippet (null when the row has none): description (text), quantity (number), unit_price (amount), amount (amount, the row's total). Subtotals, taxes and totals are not line items. An empty list when there is no item table.",
   '- Kinds: date: ' +
     KIND_RULES.date +

@@ -13,6 +13,8 @@ import {
   type PositionedText,
   type ValueKind,
 } from '../../../domain/extraction.js';
+import { SUM_SEPARATOR } from '../../../domain/extraction-evidence.js';
+import { conceptOf } from '../../../domain/extraction-lexicon.js';
 import { extractionAnswerSchema, extractionMessages, type AnswerValue } from './extraction-prompt.js';
 import { normaliseModelValue } from './extraction-values.js';
 import type { JsonChat } from './meeting-summary.js';
@@ -73,7 +75,8 @@ export class LanguageModelExtractionProvider implements ExtractionProvider {
     }
 
     const reader = new AnswerReader(document.pages);
-    for (const f of fields) result.fields[f] = reader.read(answer.fields[f], fieldKind(f), f);
+    for (const f of fields)
+      result.fields[f] = reader.read(answer.fields[f], fieldKind(f), f, conceptOf(f).id === 'tax');
     for (const row of answer.items) {
       if (result.items.length === EXTRACTION_LIMITS.maxLineItems) {
         warnings.push(
@@ -88,6 +91,11 @@ export class LanguageModelExtractionProvider implements ExtractionProvider {
         ]),
       ) as LineItem;
       if (LINE_ITEM_COLUMNS.some((c) => item[c].value !== null)) result.items.push(item);
+    }
+    if (reader.computed.length > 0) {
+      warnings.push(
+        `Values the language model gave as a sum of figures were left empty (only a tax printed per VAT rate may be one): ${reader.computed.slice(0, 10).join(', ')}${reader.computed.length > 10 ? ', …' : ''}.`,
+      );
     }
     if (reader.unreadable.length > 0) {
       const list = reader.unreadable.slice(0, 10).join(', ') + (reader.unreadable.length > 10 ? ', …' : '');
@@ -134,11 +142,19 @@ function capped(document: PositionedText): PositionedText {
 /** Turns the model's values into ExtractedValues: normalised, with evidence located in the page text. */
 class AnswerReader {
   readonly unreadable: string[] = [];
+  /** Values given as a sum of figures where none may be one. */
+  readonly computed: string[] = [];
   private readonly indexes = new Map<number, PageIndex>();
 
   constructor(private readonly pages: readonly PageText[]) {}
 
-  read(answer: AnswerValue | undefined, kind: ValueKind, label: string): ExtractedValue {
+  /**
+   * `sum`: the value may be a sum of printed figures (a tax printed only per VAT rate), its snippet listing each
+   * joined by SUM_SEPARATOR, as the offline engine gives it (domain/extraction-checks.ts, taxOfVatRows): each part is
+   * looked up on the named page and the box is the one around them all. A sum given for any other value is computed,
+   * not read: it is left empty (counted in `computed`).
+   */
+  read(answer: AnswerValue | undefined, kind: ValueKind, label: string, sum = false): ExtractedValue {
     if (!answer || answer.value === null) return { value: null, evidence: null, confidence: null };
     const value = normaliseModelValue(kind, answer.value);
     if (value === null) {
@@ -151,11 +167,36 @@ class AnswerReader {
       .trim()
       .slice(0, EXTRACTION_LIMITS.maxValueChars * 2);
     const hit = this.locate(snippet, answer.page);
+    if (!hit && snippet.includes(SUM_SEPARATOR)) {
+      if (!sum || (kind !== 'amount' && kind !== 'number')) {
+        this.computed.push(label);
+        return { value: null, evidence: null, confidence: null };
+      }
+      return { value, evidence: this.locateSum(snippet, answer.page), confidence: null };
+    }
     return {
       value,
       evidence: { page: hit?.page ?? answer.page, snippet: hit?.snippet ?? snippet, box: hit?.box ?? null },
       confidence: null,
     };
+  }
+
+  /** A sum's parts on the named page: the parts as printed, joined again, and the box around them (null if one is missing). */
+  private locateSum(snippet: string, page: number): ExtractedValue['evidence'] {
+    const named = this.pages.find((p) => p.page === page);
+    const parts = snippet.split(SUM_SEPARATOR).map((p) => p.trim());
+    const hits = named ? parts.map((p) => (p ? this.index(named).find(p) : null)) : [];
+    if (!named || hits.some((h) => !h)) return { page, snippet: parts.join(SUM_SEPARATOR), box: null };
+    const boxes = hits.map((h) => h!.box);
+    const box = boxes.every((b) => b !== null)
+      ? {
+          x0: Math.min(...boxes.map((b) => b!.x0)),
+          y0: Math.min(...boxes.map((b) => b!.y0)),
+          x1: Math.max(...boxes.map((b) => b!.x1)),
+          y1: Math.max(...boxes.map((b) => b!.y1)),
+        }
+      : null;
+    return { page, snippet: hits.map((h) => h!.snippet).join(SUM_SEPARATOR), box };
   }
 
   /** The snippet on the named page, else on the only other page that has it. */

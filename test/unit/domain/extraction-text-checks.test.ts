@@ -266,6 +266,58 @@ describe('VAT ids: the country prefix, the format and the checksum', () => {
     expect(flagged(c)).toEqual(['seller_vat_id']);
     expect(reasonsOf(c, 'seller_vat_id')[0]).toMatch(/seller_vat_id "F63530848134"/u);
   });
+
+  it("the same VAT id given for the seller and the buyer flags both (a buyer's id read from the seller's footer)", () => {
+    // erechnung's English layout prints no buyer VAT id; the engine gave the footer's "USt-IdNr." for both parties.
+    const doc = docOf(
+      [
+        [50, 'Nordlicht Software GmbH'],
+        [420, 'Invoice No.: NL-2026-1045'],
+      ],
+      'Blue Harbor Trading Ltd',
+      'Quay Road 14',
+      null,
+      [
+        [50, 'Nordlicht Software GmbH'],
+        [400, 'USt-IdNr.: DE811907980'],
+      ],
+    );
+    const p = doc.pages[0]!;
+    const c = checkDocument(
+      answer({ seller_vat_id: at(p, 'DE811907980'), buyer_vat_id: at(p, 'DE811907980') }),
+      doc,
+      concept,
+    );
+    expect(flagged(c)).toEqual(['buyer_vat_id', 'seller_vat_id']);
+    expect(reasonsOf(c, 'buyer_vat_id').join(' ')).toMatch(/the same VAT id "DE811907980"/u);
+  });
+
+  it("a buyer's VAT id printed on the seller's name line (a legal footer) is flagged; the seller's own is not", () => {
+    // en-erechnung-reverse-charge: the seller's id taken from the invoice number, the footer's id given for the buyer.
+    const doc = docOf(
+      [
+        [50, 'Nordlicht Software GmbH'],
+        [420, 'Invoice No.: NL-2026-1045'],
+      ],
+      'Blue Harbor Trading Ltd',
+      'Quay Road 14',
+      '1010 Wien',
+      null,
+      [
+        [50, 'Nordlicht Software GmbH'],
+        [400, 'USt-IdNr.: DE811907980'],
+      ],
+    );
+    const p = doc.pages[0]!;
+    const names = { seller_name: at(p, 'Nordlicht Software GmbH'), buyer_name: at(p, 'Blue Harbor Trading Ltd') };
+    const c = checkDocument(answer({ ...names, buyer_vat_id: at(p, 'DE811907980') }), doc, concept);
+    expect(flagged(c)).toContain('buyer_vat_id');
+    expect(reasonsOf(c, 'buyer_vat_id')[0]).toMatch(
+      /buyer_vat_id "DE811907980" is printed on the line of seller_name "Nordlicht Software GmbH"/u,
+    );
+    const own = checkDocument(answer({ ...names, seller_vat_id: at(p, 'DE811907980') }), doc, concept);
+    expect(reasonsOf(own, 'seller_vat_id')).toEqual([]);
+  });
 });
 
 describe('line items that look misread', () => {

@@ -20,7 +20,11 @@ import {
   type OpenAiCompatibleChatOptions,
 } from '../../../../adapters/providers/llm/openai-compatible-chat.js';
 import { ProviderUnavailableError } from '../../../../adapters/providers/provider-errors.js';
+import { conceptOf } from '../../../../adapters/extraction/offline-labels.js';
+import { checkDocument, taxOfVatRows } from '../../../../domain/extraction-checks.js';
+import { SUM_SEPARATOR } from '../../../../domain/extraction-evidence.js';
 import { capturingLogger } from '../../../helpers/logs.js';
+import { EINFACH_VAT_SUMMARY, layoutPage } from '../../../helpers/positioned-text.js';
 import { completion, hang, json, standIn, type Recorded, thrownErrors } from '../../../helpers/openai-stand-in.js';
 
 /**
@@ -323,6 +327,50 @@ describe('language-model extraction engine', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a tax printed only per rate: the rules ask for the rows\' sum with a " + " snippet, as the offline engine gives it; the answer keeps it with the rows\' box, and a sum for another field is not taken', async () => {
+    // The rules name the page-sum evidence and say it is the only value that may be added up.
+    expect(EXTRACTION_RULES).toContain(`"${SUM_SEPARATOR}"`);
+    expect(EXTRACTION_RULES).toMatch(/only per (?:VAT )?rate/u);
+    expect(EXTRACTION_RULES).toMatch(/the only value you may add up/u);
+    const doc: PositionedText = { pages: [layoutPage(EINFACH_VAT_SUMMARY)], truncated: false, warnings: [] };
+    const offline = taxOfVatRows(doc)!;
+    expect(offline.evidence!.snippet).toBe('19,25 + 37,62');
+    const answer = {
+      fields: {
+        subtotal: v('473.00', 1, '275,00 + 198,00'),
+        tax: v('56.87', 1, '19,25  +  37,62'),
+        total: v('529.87', 1, 'Rechnungssumme Brutto (inkl. USt.) 529,87'),
+      },
+      items: [],
+    };
+    stub = await standIn([json(200, completion(answer))]);
+    const result = await engine(stub.baseUrl).extract({ document: doc, fields: ['subtotal', 'tax', 'total'] });
+    // The tax: the offline engine's value and evidence (its snippet, the box around both figures).
+    expect(result.fields.tax).toEqual({ value: offline.value, evidence: offline.evidence, confidence: null });
+    // The subtotal is printed: a sum given for it is computed, not read, and is left empty with a warning.
+    expect(result.fields.subtotal).toEqual({ value: null, evidence: null, confidence: null });
+    expect(result.warnings.join(' ')).toMatch(/as a sum of figures.*: subtotal\./u);
+    // The document checks treat it as the offline engine's: the VAT rows' taxes confirm the sum, nothing is flagged.
+    const concept = (f: string) => conceptOf(f).id;
+    expect(checkDocument(result, doc, concept).flags).toEqual([]);
+
+    // A sum of other printed figures (the rows' bases) given as the tax passes the evidence check (each part is
+    // printed, the value is their sum) but not the document checks: the tax is flagged (here first because the rows'
+    // rates do not make it).
+    const bases = { ...answer, fields: { ...answer.fields, tax: v('473.00', 1, '275,00 + 198,00') } };
+    await stub.close();
+    stub = await standIn([json(200, completion(bases))]);
+    const wrong = await engine(stub.baseUrl).extract({ document: doc, fields: ['subtotal', 'tax', 'total'] });
+    expect(wrong.fields.tax!.evidence).toMatchObject({ page: 1, snippet: '275,00 + 198,00' });
+    expect(wrong.fields.tax!.evidence!.box).not.toBeNull();
+    expect(
+      checkDocument(wrong, doc, concept)
+        .flags.filter((f) => f.field === 'tax')
+        .map((f) => f.reason)
+        .join(' '),
+    ).toMatch(/^tax 473\.00 /u);
   });
 
   it("normalises the model's sloppy formats by the field's kind and leaves a value that is not of its kind empty", async () => {
