@@ -180,7 +180,9 @@ class Recogniser:
                     piece.words = [w for w in piece.words if start <= (w.start + w.end) / 2 <= end]
                     if piece.words:
                         piece.start, piece.end = piece.words[0].start, piece.words[-1].end
-                        piece.text = " ".join(w.word.strip() for w in piece.words)
+                        # As faster-whisper writes a segment's text: its words' own text, leading spaces and all
+                        # ("USB-C" is " USB" + "-C"; words of Chinese or Japanese have no spaces between them).
+                        piece.text = "".join(w.word for w in piece.words).strip()
                         piece.second = True
                         added.append(piece)
         return added

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../logging/logger.js';
+import { mergeWordPieces } from '../../../domain/transcript-words.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors.js';
 import { decodeToWav16k } from './decode-audio.js';
 import { defaultEngineLayout, type EngineLayout } from './install-layout.js';
@@ -122,7 +123,10 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
       language: normalizeLanguage(answer.language) ?? answer.language, // Whisper's `jw` is the ISO `jv`
       duration: answer.duration,
       segments: answer.segments,
-      words: answer.words.map((w) => ({ start: w.start, end: w.end, word: w.word, confidence: w.probability })),
+      // Whole words: faster-whisper starts a word at a hyphen ("USB-C" is " USB", "-C"; domain/transcript-words.ts).
+      words: mergeWordPieces(
+        answer.words.map((w) => ({ start: w.start, end: w.end, word: w.word, confidence: w.probability })),
+      ),
     };
   }
 

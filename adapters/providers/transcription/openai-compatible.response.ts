@@ -1,3 +1,4 @@
+import { mergeWordPieces } from '../../../domain/transcript-words.js';
 import { ProviderUnusableError } from '../provider-errors.js';
 import { z } from 'zod';
 import type { Transcript, TranscriptSegment, TranscriptWord } from './transcription-provider.js';
@@ -97,7 +98,7 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
     ...(s.avg_logprob !== undefined ? { confidence: Math.min(1, Math.exp(s.avg_logprob)) } : {}),
   }));
   const wireWords: WireWord[] = answer.words ?? answer.segments.flatMap((s) => s.words ?? []);
-  const words: TranscriptWord[] = wireWords
+  const pieces = wireWords
     .map((w) => ({ w, text: w.word.trim() }))
     .filter(({ text }) => text.length > 0)
     .map(({ w, text }) => {
@@ -105,9 +106,18 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
       const own = w.probability ?? w.confidence;
       const middle = (w.start + end) / 2;
       const segment = own === undefined ? segments.find((s) => middle >= s.start && middle <= s.end) : undefined;
-      return { start: w.start, end, word: text, confidence: round4(own ?? segment?.confidence ?? 1) };
+      const confidence = round4(own ?? segment?.confidence ?? 1);
+      return { start: w.start, end, word: text, confidence, spaced: /^\s/u.test(w.word) };
     })
     .sort((a, b) => a.start - b.start);
+  // Whole words (domain/transcript-words.ts): a faster-whisper server gives "USB-C" as " USB", "-C", whisper-1 its
+  // words without their spaces; a piece the server wrote after a space (" -5") starts a word of its own.
+  const words: TranscriptWord[] = mergeWordPieces(pieces, (_, next) => !next.spaced).map((w) => ({
+    start: w.start,
+    end: w.end,
+    word: w.word,
+    confidence: w.confidence,
+  }));
   if (words.length === 0 && segments.some((s) => SPOKEN.test(s.text))) {
     throw new TranscriptionProviderConfigError(
       'the transcription API answered without word timestamps: TRANSCRIPTION_API_MODEL must support timestamp_granularities[]=word (e.g. whisper-1)',

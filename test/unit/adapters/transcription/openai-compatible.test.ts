@@ -388,6 +388,47 @@ describe('verbose_json mapping', () => {
     });
   });
 
+  it('gives a hyphenated word given in pieces as one word; a piece after a space stays a word of its own', () => {
+    // A faster-whisper server keeps each word's leading space (" USB", "-C"); whisper-1 gives words without spaces.
+    const words = (list: [string, number][]) =>
+      parseVerboseTranscription(
+        JSON.stringify({
+          language: 'en',
+          duration: 5,
+          segments: [{ start: 0, end: 5, text: 'x' }],
+          words: list.map(([word, start], i) => ({ word, start, end: list[i + 1]?.[1] ?? 2, probability: 0.9 })),
+        }),
+      ).words.map((w) => [w.word, w.start, w.end]);
+    expect(
+      words([
+        [' USB', 0],
+        ['-C', 0.2],
+        [' to', 0.4],
+        [' is', 0.6],
+        [' -5', 0.8],
+      ]),
+    ).toEqual([
+      ['USB-C', 0, 0.4],
+      ['to', 0.4, 0.6],
+      ['is', 0.6, 0.8],
+      ['-5', 0.8, 2],
+    ]);
+    expect(
+      words([
+        ['state', 0],
+        ['-of', 0.2],
+        ['-the', 0.4],
+        ['-art', 0.6],
+        ['-', 0.8],
+        ['yes', 1],
+      ]),
+    ).toEqual([
+      ['state-of-the-art', 0, 0.8],
+      ['-', 0.8, 1],
+      ['yes', 1, 2],
+    ]);
+  });
+
   it('an answer with speech but no word timestamps is a configuration error; silence is an empty transcript', () => {
     expect(() =>
       parseVerboseTranscription(

@@ -86,6 +86,26 @@ describe('stitchTranscripts', () => {
     ]);
   });
 
+  it("rebuilds a segment's text from the words as the offline engine gives them (no leading space, hyphen pieces)", () => {
+    // engines/transcription/worker.py strips each word's leading space, and faster-whisper starts a word at a hyphen:
+    // "USB-C" is "USB", "-C". Hard cut at 30 with a 2 s overlap (boundary 29): the half word "ju" is dropped, so the
+    // first segment's text is rebuilt from its words.
+    const a: Transcript = {
+      language: 'en',
+      duration: 30,
+      segments: [{ start: 26.8, end: 30, text: 'the USB-C port ju' }],
+      words: [w('the', 26.8, 27), w('USB', 27.1, 27.5), w('-C', 27.5, 27.7), w('port', 28.3, 28.7), w('ju', 29.8, 30)],
+    };
+    const b: Transcript = {
+      language: 'en',
+      duration: 12,
+      segments: [{ start: 1.6, end: 2.5, text: 'jumps over' }],
+      words: [w('jumps', 1.6, 2.1), w('over', 2.2, 2.5)],
+    };
+    const out = stitchTranscripts([part(0, 0, 30, a), part(1, 28, 40, b)], 40);
+    expect(out.segments.map((s) => s.text)).toEqual(['the USB-C port', 'jumps over']);
+  });
+
   it('keeps a word past the boundary that the chunk owning that time did not hear (a chunk starting mid-sentence)', () => {
     // Issue 30 item 5, measured on real-2sp-en-overlap (chunked-overlap.test.ts): a chunk that starts 1 s before the
     // end of a sentence skips its last words (Whisper's first timestamp lands on the next sentence), so "curtain",
