@@ -1,6 +1,6 @@
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import { z } from 'zod';
-import { continuesWord, joinWords } from '../../domain/transcript-words.js';
+import { joinWords, mergeWordPieces } from '../../domain/transcript-words.js';
 import type {
   Transcript,
   TranscriptSegment,
@@ -145,19 +145,10 @@ function segmentSpeakerAt(segments: readonly NSegment[], ms: number): string | u
  * give whole words; this holds for any transcript given to the renderers.
  */
 function joinHyphenatedParts(words: readonly NWord[]): NWord[] {
-  const out: NWord[] = [];
-  for (const word of words) {
-    const previous = out.at(-1);
-    if (previous !== undefined && previous.speaker === word.speaker && continuesWord(previous.text, word.text)) {
-      out[out.length - 1] = {
-        ...previous,
-        text: previous.text + word.text,
-        endMs: Math.max(previous.endMs, word.endMs),
-        confidence: Math.min(previous.confidence, word.confidence),
-      };
-    } else out.push(word);
-  }
-  return out;
+  return mergeWordPieces(
+    words.map((w) => ({ word: w.text, start: w.startMs, end: w.endMs, confidence: w.confidence, speaker: w.speaker })),
+    (previous, next) => previous.speaker === next.speaker,
+  ).map((w) => ({ text: w.word, startMs: w.start, endMs: w.end, confidence: w.confidence, speaker: w.speaker }));
 }
 
 function normalise(transcript: LabelledTranscript): Normalised {
