@@ -1,6 +1,6 @@
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import { z } from 'zod';
-import { joinWords, mergeWordPieces } from '../../domain/transcript-words.js';
+import { joinWholeWords, mergeWordPieces } from '../../domain/transcript-words.js';
 import type {
   Transcript,
   TranscriptSegment,
@@ -17,7 +17,7 @@ import type {
  * hyphenated word the engine gave in pieces is one word, domain/transcript-words.ts).
  */
 
-export { joinWords };
+export { joinWholeWords };
 
 export type LabelledSegment = TranscriptSegment & { speaker?: string };
 export type LabelledWord = TranscriptWord & { speaker?: string };
@@ -80,6 +80,8 @@ interface NWord {
   text: string;
   confidence: number;
   speaker: string | undefined;
+  /** The engine's `spaced` (TranscriptWord): read by joinHyphenatedParts only, never rendered. */
+  spaced?: boolean;
 }
 interface NSegment {
   startMs: number;
@@ -141,14 +143,16 @@ function segmentSpeakerAt(segments: readonly NSegment[], ms: number): string | u
 /**
  * A hyphenated word the engine gave in pieces made whole again (domain/transcript-words.ts: faster-whisper starts a
  * word at a hyphen, "state-of-the-art" arrives as `state`, `-of`, `-the`, `-art`). A piece joins the previous word of
- * the same speaker; the whole word spans the pieces' times and keeps their lowest confidence. The providers already
- * give whole words; this holds for any transcript given to the renderers.
+ * the same speaker, as the engine's `spaced` says (a word it began with a space, " -5", stays a word), or by the
+ * hyphen alone when the word does not say; the whole word spans the pieces' times and keeps their lowest confidence.
+ * The providers already give whole words; this holds for any transcript given to the renderers. The words are whole
+ * afterwards: every text made from them joins them as whole words (joinWholeWords).
  */
 function joinHyphenatedParts(words: readonly NWord[]): NWord[] {
   return mergeWordPieces(
-    words.map((w) => ({ word: w.text, start: w.startMs, end: w.endMs, confidence: w.confidence, speaker: w.speaker })),
+    words.map(({ text, startMs, endMs, ...rest }) => ({ ...rest, word: text, start: startMs, end: endMs })),
     (previous, next) => previous.speaker === next.speaker,
-  ).map((w) => ({ text: w.word, startMs: w.start, endMs: w.end, confidence: w.confidence, speaker: w.speaker }));
+  ).map(({ word, start, end, ...rest }) => ({ ...rest, text: word, startMs: start, endMs: end }));
 }
 
 function normalise(transcript: LabelledTranscript): Normalised {
@@ -167,6 +171,7 @@ function normalise(transcript: LabelledTranscript): Normalised {
       text: cleanText(w.word),
       confidence: Number.isFinite(w.confidence) ? Math.min(1, Math.max(0, w.confidence)) : 0,
       speaker: cleanLabel(w.speaker),
+      ...(typeof w.spaced === 'boolean' ? { spaced: w.spaced } : {}),
     }))
     .filter((w) => w.text !== '');
   // A loop, not Math.max(...times): spreading a long transcript's times (hundreds of thousands) overflows the stack.
@@ -225,7 +230,7 @@ function paragraphs(n: Normalised): TranscriptParagraph[] {
     startMs: p.startMs,
     endMs: p.endMs,
     speaker: p.speaker,
-    text: joinWords(p.parts, n.language),
+    text: joinWholeWords(p.parts, n.language),
   }));
 }
 
@@ -274,7 +279,7 @@ function srtSpeakerPrefix(speaker: string | undefined): string {
  */
 function wrap(words: readonly string[], language: string, options: CueOptions, indent = 0): string[] | undefined {
   const width = (lineIndex: number): number => options.maxLineLength - (lineIndex === 0 ? indent : 0);
-  const length = (line: readonly string[]): number => Array.from(joinWords(line, language)).length;
+  const length = (line: readonly string[]): number => Array.from(joinWholeWords(line, language)).length;
   const lines: string[][] = [];
   for (const word of words) {
     const line = lines.at(-1);
@@ -288,15 +293,15 @@ function wrap(words: readonly string[], language: string, options: CueOptions, i
     let best: [string, string] | undefined;
     let bestLongest = Infinity;
     for (let i = 1; i < words.length; i += 1) {
-      const a = joinWords(words.slice(0, i), language);
-      const b = joinWords(words.slice(i), language);
+      const a = joinWholeWords(words.slice(0, i), language);
+      const b = joinWholeWords(words.slice(i), language);
       if (Array.from(a).length > width(0) || Array.from(b).length > width(1)) continue;
       const longest = Math.max(Array.from(a).length + indent, Array.from(b).length);
       if (longest < bestLongest) [best, bestLongest] = [[a, b], longest];
     }
     if (best !== undefined) return best;
   }
-  return lines.map((line) => joinWords(line, language));
+  return lines.map((line) => joinWholeWords(line, language));
 }
 
 const SENTENCE_END = /[.!?…。！？]["'”’»)\]]*$/u;
@@ -409,7 +414,7 @@ export function transcriptToCues(
       opts,
       indentOf(g[0]!.speaker),
     ) ?? [
-      joinWords(
+      joinWholeWords(
         g.map((w) => w.text),
         n.language,
       ),

@@ -98,6 +98,9 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
     ...(s.avg_logprob !== undefined ? { confidence: Math.min(1, Math.exp(s.avg_logprob)) } : {}),
   }));
   const wireWords: WireWord[] = answer.words ?? answer.segments.flatMap((s) => s.words ?? []);
+  // A faster-whisper server keeps each word's leading space (" USB", "-C", " is", " -5"): each word then says whether
+  // it had one (spaced). whisper-1 gives no word a space: the server cannot say, and the hyphen alone decides.
+  const keepsSpaces = wireWords.some((w) => /^\s/u.test(w.word));
   const pieces = wireWords
     .map((w) => ({ w, text: w.word.trim() }))
     .filter(({ text }) => text.length > 0)
@@ -107,17 +110,12 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
       const middle = (w.start + end) / 2;
       const segment = own === undefined ? segments.find((s) => middle >= s.start && middle <= s.end) : undefined;
       const confidence = round4(own ?? segment?.confidence ?? 1);
-      return { start: w.start, end, word: text, confidence, spaced: /^\s/u.test(w.word) };
+      const word: TranscriptWord = { start: w.start, end, word: text, confidence };
+      return keepsSpaces ? { ...word, spaced: /^\s/u.test(w.word) } : word;
     })
     .sort((a, b) => a.start - b.start);
-  // Whole words (domain/transcript-words.ts): a faster-whisper server gives "USB-C" as " USB", "-C", whisper-1 its
-  // words without their spaces; a piece the server wrote after a space (" -5") starts a word of its own.
-  const words: TranscriptWord[] = mergeWordPieces(pieces, (_, next) => !next.spaced).map((w) => ({
-    start: w.start,
-    end: w.end,
-    word: w.word,
-    confidence: w.confidence,
-  }));
+  // Whole words (domain/transcript-words.ts): "USB-C" given as " USB", "-C" is one word, " is", " -5" two.
+  const words: TranscriptWord[] = mergeWordPieces(pieces);
   if (words.length === 0 && segments.some((s) => SPOKEN.test(s.text))) {
     throw new TranscriptionProviderConfigError(
       'the transcription API answered without word timestamps: TRANSCRIPTION_API_MODEL must support timestamp_granularities[]=word (e.g. whisper-1)',

@@ -423,10 +423,7 @@ export function assignSpeakers(transcript: Transcript, turns: readonly SpeakerTu
       segments.push({
         start: i === 0 ? segment.start : run[0]!.start,
         end: i === merged.length - 1 ? segment.end : run.at(-1)!.end,
-        text: joinWords(
-          run.map((w) => w.word),
-          transcript.language,
-        ),
+        text: joinWords(run, transcript.language),
         speaker: majority(run),
       });
     });

@@ -199,7 +199,7 @@ export function stitchTranscripts(
         mine.length === had.get(si)
           ? s.text
           : joinWords(
-              mine.map((p) => p.word.word),
+              mine.map((p) => p.word),
               transcript.language,
             );
       segments.push({ start: mine[0]!.word.start, end: Math.max(...mine.map((p) => p.word.end)), text });
@@ -210,7 +210,7 @@ export function stitchTranscripts(
         start: loose[0]!.word.start,
         end: Math.max(...loose.map((p) => p.word.end)),
         text: joinWords(
-          loose.map((p) => p.word.word),
+          loose.map((p) => p.word),
           transcript.language,
         ),
       });

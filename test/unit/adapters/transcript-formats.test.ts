@@ -250,6 +250,41 @@ describe('SRT and VTT', () => {
     );
   });
 
+  it('keeps a minus number the engine wrote as a word of its own ("is -5") apart in every output', async () => {
+    // faster-whisper's words " It", " is", " -5", " on", " the", " USB", "-C", " port.": each word says whether the
+    // engine began it with a space (spaced); only "-C" continues the word before it.
+    const t = spoken('It is -5 on the USB -C port.', 0, { speaker: 'SPEAKER_1' });
+    t.words = t.words.map((w) => ({ ...w, spaced: w.word !== '-C' }));
+    t.segments[0]!.text = 'It is -5 on the USB-C port.';
+    const whole = ['It', 'is', '-5', 'on', 'the', 'USB-C', 'port.'];
+    expect(TranscriptJson.parse(JSON.parse(transcriptToJson(t))).words.map((w) => w.word)).toEqual(whole);
+    // The JSON gives the words' own fields only (spaced is the engine's, not the document's).
+    expect(Object.keys(TranscriptJson.parse(JSON.parse(transcriptToJson(t))).words[0]!).sort()).toEqual([
+      'confidence',
+      'end',
+      'speaker',
+      'start',
+      'word',
+    ]);
+    expect(JSON.parse(transcriptToJson(t)).words[0]).not.toHaveProperty('spaced');
+    const text = 'It is -5 on the USB-C port.';
+    expect(transcriptToTxt({ ...t, segments: [] })).toBe(`SPEAKER_1: ${text}\n`);
+    // A segment's text is the engine's; paragraphs of several segments are joined as whole texts ("-5 …" after "is").
+    const two = {
+      ...t,
+      segments: [
+        { ...t.segments[0]!, end: 0.65, text: 'It is' },
+        { ...t.segments[0]!, start: 0.7, text: '-5 on the USB-C port.' },
+      ],
+    };
+    expect(transcriptToTxt(two)).toBe(`SPEAKER_1: ${text}\n`);
+    expect(transcriptToCues(t).map((c) => c.lines.join(' '))).toEqual([text]);
+    expect(parseSrt(transcriptToSrt(t)).map((c) => c.lines.join(' '))).toEqual([`SPEAKER_1: ${text}`]);
+    expect(transcriptToVtt(t)).toContain(text);
+    const docx = new AdmZip(await transcriptToDocx(t)).readAsText('word/document.xml');
+    expect(docx).toContain(text);
+  });
+
   it('takes a word speaker from its segment when the word has none', () => {
     const t = concat(spoken('one two', 0), spoken('three four', 2));
     t.segments[0]!.speaker = 'SPEAKER_1';

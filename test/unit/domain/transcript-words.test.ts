@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { continuesWord, joinWords, mergeWordPieces } from '../../../domain/transcript-words.js';
+import { continuesWord, joinWholeWords, joinWords, mergeWordPieces } from '../../../domain/transcript-words.js';
 
 /** Words as the offline engine gives them: faster-whisper's word pieces with their leading space stripped. */
 const piece = (word: string, start: number, end: number, confidence = 0.9) => ({ word, start, end, confidence });
@@ -65,6 +65,43 @@ describe('mergeWordPieces', () => {
   });
 });
 
+describe("mergeWordPieces with the engine's own word starts (spaced)", () => {
+  // faster-whisper writes a space before each new word: " is", " -5" are two words (a minus number), " USB", "-C"
+  // one. The offline worker sends whether each word began with a space (spaced); the guess is only for engines that
+  // cannot say (spaced absent).
+  const at = (word: string, i: number, spaced?: boolean) => ({
+    ...piece(word, i, i + 0.5),
+    ...(spaced === undefined ? {} : { spaced }),
+  });
+
+  it('keeps " is", " -5" two words and joins " USB", "-C" into "USB-C"', () => {
+    const words = [at('is', 0, true), at('-5', 1, true), at('USB', 2, true), at('-C', 3, false), at('port', 4, true)];
+    const merged = mergeWordPieces(words);
+    expect(merged.map((w) => w.word)).toEqual(['is', '-5', 'USB-C', 'port']);
+    // The whole word keeps its first piece's start of a word.
+    expect(merged[2]).toMatchObject({ start: 2, end: 3.5, spaced: true });
+  });
+
+  it('joins a word after "well-" only when the engine wrote no space before it', () => {
+    expect(mergeWordPieces([at('well-', 0, true), at('known', 1, false)]).map((w) => w.word)).toEqual(['well-known']);
+    expect(mergeWordPieces([at('well-', 0, true), at('known', 1, true)]).map((w) => w.word)).toEqual([
+      'well-',
+      'known',
+    ]);
+  });
+
+  it('still needs a hyphen to join: words of a language without spaces stay words', () => {
+    expect(mergeWordPieces([at('今日', 0, false), at('は', 1, false)]).map((w) => w.word)).toEqual(['今日', 'は']);
+  });
+
+  it('guesses from the hyphen alone when the engine could not say (an answer without spaced)', () => {
+    expect(mergeWordPieces([at('is', 0), at('-5', 1), at('USB', 2), at('-C', 3)]).map((w) => w.word)).toEqual([
+      'is-5',
+      'USB-C',
+    ]);
+  });
+});
+
 describe('continuesWord', () => {
   it('knows a hyphen piece from a dash and from closing punctuation', () => {
     expect(continuesWord('USB', '-C')).toBe(true);
@@ -74,6 +111,12 @@ describe('continuesWord', () => {
     expect(continuesWord('yes', '—and')).toBe(false);
     expect(continuesWord('well-', '.')).toBe(false);
   });
+
+  it("follows the engine's word start when it is known", () => {
+    expect(continuesWord('is', '-5', true)).toBe(false);
+    expect(continuesWord('USB', '-C', false)).toBe(true);
+    expect(continuesWord('yes', '-', false)).toBe(false);
+  });
 });
 
 describe('joinWords', () => {
@@ -82,6 +125,21 @@ describe('joinWords', () => {
       'The USB-C to the twenty-five well-known ones.',
     );
     expect(joinWords(['yes', '-', 'and', 'no,', 'maybe'], 'en')).toBe('yes - and no, maybe');
+  });
+
+  it('keeps a minus number apart when the engine wrote a space before it, and joins whole words with spaces', () => {
+    const words = [
+      { word: 'is', spaced: true },
+      { word: '-5', spaced: true },
+      { word: 'on', spaced: true },
+      { word: 'USB', spaced: true },
+      { word: '-C', spaced: false },
+      { word: '.', spaced: false },
+    ];
+    expect(joinWords(words, 'en')).toBe('is -5 on USB-C.');
+    // Words already made whole (a renderer's, a meeting document's): no guess, a minus number stays apart.
+    expect(joinWholeWords(['it', 'is', '-5', 'today', '.'], 'en')).toBe('it is -5 today.');
+    expect(joinWholeWords(['今日', 'は'], 'ja')).toBe('今日は');
   });
 
   it('joins without spaces in languages written without them', () => {

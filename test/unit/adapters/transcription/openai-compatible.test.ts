@@ -12,6 +12,7 @@ import {
   TranscriptionAnswerError,
   type OpenAiCompatibleOptions,
 } from '../../../../adapters/providers/transcription/openai-compatible.provider.js';
+import { joinWords } from '../../../../domain/transcript-words.js';
 import { parseVerboseTranscription } from '../../../../adapters/providers/transcription/openai-compatible.response.js';
 import { TranscriptionProviderConfigError } from '../../../../adapters/providers/transcription/transcription-provider.js';
 import { normalizeLanguage } from '../../../../adapters/providers/transcription/whisper-languages.js';
@@ -381,9 +382,10 @@ describe('verbose_json mapping', () => {
       language: 'de',
       duration: 3.5,
       segments: [{ start: 0, end: 3.5, text: 'Guten Tag.' }],
+      // The server keeps the words' leading spaces: each word says it had one (spaced).
       words: [
-        { start: 0.1, end: 0.5, word: 'Guten', confidence: 0.93 },
-        { start: 0.6, end: 0.6, word: 'Tag.', confidence: 1 },
+        { start: 0.1, end: 0.5, word: 'Guten', confidence: 0.93, spaced: true },
+        { start: 0.6, end: 0.6, word: 'Tag.', confidence: 1, spaced: true },
       ],
     });
   });
@@ -426,6 +428,34 @@ describe('verbose_json mapping', () => {
       ['state-of-the-art', 0, 0.8],
       ['-', 0.8, 1],
       ['yes', 1, 2],
+    ]);
+  });
+
+  it('gives each word whether the server began it with a space (spaced), so later joins keep " -5" apart', () => {
+    const parse = (list: string[]) =>
+      parseVerboseTranscription(
+        JSON.stringify({
+          language: 'en',
+          duration: 5,
+          segments: [{ start: 0, end: 5, text: 'x' }],
+          words: list.map((word, i) => ({ word, start: i * 0.5, end: i * 0.5 + 0.4, probability: 0.9 })),
+        }),
+      ).words;
+    // A faster-whisper server keeps the spaces: every word says whether it had one.
+    const spaced = parse([' It', ' is', ' -5', ' on', ' USB', '-C']);
+    expect(spaced.map((w) => [w.word, w.spaced])).toEqual([
+      ['It', true],
+      ['is', true],
+      ['-5', true],
+      ['on', true],
+      ['USB-C', true],
+    ]);
+    expect(joinWords(spaced, 'en')).toBe('It is -5 on USB-C');
+    // whisper-1 gives no word a space: the server cannot say, and the words carry no spaced (the hyphen rule guesses).
+    expect(parse(['It', 'is', 'USB', '-C']).map((w) => [w.word, 'spaced' in w])).toEqual([
+      ['It', false],
+      ['is', false],
+      ['USB-C', false],
     ]);
   });
 

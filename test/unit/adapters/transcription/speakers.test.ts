@@ -240,6 +240,32 @@ describe('assignSpeakers', () => {
     ]);
   });
 
+  it('keeps a minus number the engine began with a space apart in a split part ("is -5")', () => {
+    const t: Transcript = {
+      language: 'en',
+      duration: 4,
+      segments: [{ start: 0, end: 3.6, text: 'plug it in. it is -5 here' }],
+      words: [
+        { start: 0, end: 0.3, word: 'plug', confidence: 1, spaced: true },
+        { start: 0.3, end: 0.5, word: 'it', confidence: 1, spaced: true },
+        { start: 0.5, end: 1.5, word: 'in.', confidence: 1, spaced: true },
+        { start: 2.2, end: 2.4, word: 'it', confidence: 1, spaced: true },
+        { start: 2.4, end: 2.6, word: 'is', confidence: 1, spaced: true },
+        { start: 2.6, end: 3, word: '-5', confidence: 1, spaced: true },
+        { start: 3, end: 3.6, word: 'here', confidence: 1, spaced: true },
+      ],
+    };
+    const out = assignSpeakers(t, [
+      { start: 0, end: 1.8, speaker: 'SPEAKER_1' },
+      { start: 2, end: 4, speaker: 'SPEAKER_2' },
+    ]);
+    expect(out.segments.map((s) => [s.speaker, s.text])).toEqual([
+      ['SPEAKER_1', 'plug it in.'],
+      ['SPEAKER_2', 'it is -5 here'],
+    ]);
+    expect(out.words.every((w) => w.spaced === true)).toBe(true);
+  });
+
   it('leaves the transcript unlabelled without turns', () => {
     const out = assignSpeakers(transcript, []);
     expect(out.segments).toEqual(transcript.segments);
