@@ -94,5 +94,7 @@ describe('a chunk ending after speech: no repetition loop at the seam (real-2sp-
       for (const text of texts) expect(text, text).not.toMatch(/\s[-\u2010\u2011]\p{L}/u);
     }
     expect(transcriptToSrt(stitched)).toContain('USB-C');
+    // The worker says which words faster-whisper began with a space: every whole word here did (the join used it).
+    for (const t of [stitched, whole]) expect(t.words.filter((w) => w.spaced !== true)).toEqual([]);
   });
 });
