@@ -1,4 +1,4 @@
-import { joinWords, PARAGRAPH_PAUSE_SECONDS, type TranscriptJson } from './transcript-formats.js';
+import { joinWholeWords, PARAGRAPH_PAUSE_SECONDS, type TranscriptJson } from './transcript-formats.js';
 
 /**
  * Pure analysis of a speaker-labelled transcript for the meeting document (meeting-document.ts): speakers with talk
@@ -6,7 +6,7 @@ import { joinWords, PARAGRAPH_PAUSE_SECONDS, type TranscriptJson } from './trans
  * phrases, and an index that finds a quote in the transcript. Everything works on the normalised TranscriptJson
  * (transcriptToJsonValue: times monotonic, non-overlapping, inside [0, duration]) and is deterministic: ties are
  * broken by time. Text is never rewritten: every sentence and quote is the transcript's own words joined as the
- * transcript joins them (joinWords). The rules are documented in docs/processing.md, "Meeting".
+ * transcript joins them (joinWholeWords: its words are whole). The rules are documented in docs/processing.md, "Meeting".
  */
 
 /** A span of the transcript quoted verbatim; times in seconds (millisecond precision). */
@@ -110,17 +110,17 @@ export function meetingTurns(units: readonly MeetingUnit[], language: string): M
     startMs: g[0]!.startMs,
     endMs: g.at(-1)!.endMs,
     speaker: g[0]!.speaker,
-    text: joinWords(
+    text: joinWholeWords(
       g.map((u) => u.text),
       language,
     ),
     excerpt:
       g.length > TURN_EXCERPT_WORDS
-        ? `${joinWords(
+        ? `${joinWholeWords(
             g.slice(0, TURN_EXCERPT_WORDS).map((u) => u.text),
             language,
           )} …`
-        : joinWords(
+        : joinWholeWords(
             g.map((u) => u.text),
             language,
           ),
@@ -173,7 +173,7 @@ export function meetingSentences(units: readonly MeetingUnit[], language: string
     startMs: g[0]!.startMs,
     endMs: g.at(-1)!.endMs,
     speaker: g[0]!.speaker,
-    text: joinWords(
+    text: joinWholeWords(
       g.map((u) => u.text),
       language,
     ),
@@ -433,7 +433,7 @@ export function quoteIndex(units: readonly MeetingUnit[], language: string): Quo
         const last = owner[p + q.length - 1]!;
         const span = units.slice(first, last + 1);
         return {
-          text: joinWords(
+          text: joinWholeWords(
             span.map((u) => u.text),
             language,
           ),

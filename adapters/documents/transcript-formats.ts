@@ -1,5 +1,6 @@
 import { AlignmentType, Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx';
 import { z } from 'zod';
+import { joinWholeWords, mergeWordPieces } from '../../domain/transcript-words.js';
 import type {
   Transcript,
   TranscriptSegment,
@@ -12,8 +13,11 @@ import type {
  * Speakers are optional: a segment or a word may carry a `speaker` label (e.g. `SPEAKER_1`, see speakerLabel); a
  * word without one takes the label of the segment it falls in. Labels are rendered when present and omitted
  * otherwise. Engine times are not trusted: every renderer works on a normalised copy (normaliseTranscript) whose
- * times are whole milliseconds, inside [0, duration], monotonic and non-overlapping.
+ * times are whole milliseconds, inside [0, duration], monotonic and non-overlapping, and whose words are whole (a
+ * hyphenated word the engine gave in pieces is one word, domain/transcript-words.ts).
  */
+
+export { joinWholeWords };
 
 export type LabelledSegment = TranscriptSegment & { speaker?: string };
 export type LabelledWord = TranscriptWord & { speaker?: string };
@@ -76,6 +80,8 @@ interface NWord {
   text: string;
   confidence: number;
   speaker: string | undefined;
+  /** The engine's `spaced` (TranscriptWord): read by joinHyphenatedParts only, never rendered. */
+  spaced?: boolean;
 }
 interface NSegment {
   startMs: number;
@@ -98,8 +104,7 @@ function toMs(seconds: number): number {
  * Times made usable: seconds to whole milliseconds, non-finite times replaced by the previous item's end, items
  * sorted by start (stable), starts non-decreasing, each end at least its start and at most the next start (no
  * overlap), everything clamped to [0, duration] (the duration grows to the last end when the engine under-reports
- * it). Empty words and segments are dropped; words longer than a subtitle line are cut into line-sized pieces
- * sharing the word's time span.
+ * it). Empty words and segments are dropped.
  */
 function normaliseItems<T extends { startMs: number; endMs: number }>(items: T[], durationMs: number): T[] {
   let previousEnd = 0;
@@ -125,23 +130,6 @@ function normaliseItems<T extends { startMs: number; endMs: number }>(items: T[]
   return sorted;
 }
 
-function splitLongWord(word: NWord, maxLength: number): NWord[] {
-  const chars = Array.from(word.text);
-  if (chars.length <= maxLength) return [word];
-  const pieces: NWord[] = [];
-  const count = Math.ceil(chars.length / maxLength);
-  const span = word.endMs - word.startMs;
-  for (let i = 0; i < count; i += 1) {
-    pieces.push({
-      ...word,
-      text: chars.slice(i * maxLength, (i + 1) * maxLength).join(''),
-      startMs: word.startMs + Math.round((span * i) / count),
-      endMs: word.startMs + Math.round((span * (i + 1)) / count),
-    });
-  }
-  return pieces;
-}
-
 /** The speaker of the segment a time falls in (the last segment starting at or before it). */
 function segmentSpeakerAt(segments: readonly NSegment[], ms: number): string | undefined {
   let found: NSegment | undefined;
@@ -152,7 +140,22 @@ function segmentSpeakerAt(segments: readonly NSegment[], ms: number): string | u
   return found?.speaker;
 }
 
-function normalise(transcript: LabelledTranscript, maxLineLength = DEFAULT_CUE_OPTIONS.maxLineLength): Normalised {
+/**
+ * A hyphenated word the engine gave in pieces made whole again (domain/transcript-words.ts: faster-whisper starts a
+ * word at a hyphen, "state-of-the-art" arrives as `state`, `-of`, `-the`, `-art`). A piece joins the previous word of
+ * the same speaker, as the engine's `spaced` says (a word it began with a space, " -5", stays a word), or by the
+ * hyphen alone when the word does not say; the whole word spans the pieces' times and keeps their lowest confidence.
+ * The providers already give whole words; this holds for any transcript given to the renderers. The words are whole
+ * afterwards: every text made from them joins them as whole words (joinWholeWords).
+ */
+function joinHyphenatedParts(words: readonly NWord[]): NWord[] {
+  return mergeWordPieces(
+    words.map(({ text, startMs, endMs, ...rest }) => ({ ...rest, word: text, start: startMs, end: endMs })),
+    (previous, next) => previous.speaker === next.speaker,
+  ).map(({ word, start, end, ...rest }) => ({ ...rest, text: word, startMs: start, endMs: end }));
+}
+
+function normalise(transcript: LabelledTranscript): Normalised {
   const rawSegments = transcript.segments
     .map((s) => ({
       startMs: toMs(s.start),
@@ -168,6 +171,7 @@ function normalise(transcript: LabelledTranscript, maxLineLength = DEFAULT_CUE_O
       text: cleanText(w.word),
       confidence: Number.isFinite(w.confidence) ? Math.min(1, Math.max(0, w.confidence)) : 0,
       speaker: cleanLabel(w.speaker),
+      ...(typeof w.spaced === 'boolean' ? { spaced: w.spaced } : {}),
     }))
     .filter((w) => w.text !== '');
   // A loop, not Math.max(...times): spreading a long transcript's times (hundreds of thousands) overflows the stack.
@@ -177,9 +181,12 @@ function normalise(transcript: LabelledTranscript, maxLineLength = DEFAULT_CUE_O
   const reported = toMs(transcript.duration);
   const durationMs = Number.isNaN(reported) ? lastEnd : Math.max(reported, lastEnd);
   const segments = normaliseItems(rawSegments, durationMs);
-  const words = normaliseItems(rawWords, durationMs)
-    .map((w) => ({ ...w, speaker: w.speaker ?? segmentSpeakerAt(segments, w.startMs + (w.endMs - w.startMs) / 2) }))
-    .flatMap((w) => splitLongWord(w, maxLineLength));
+  const words = joinHyphenatedParts(
+    normaliseItems(rawWords, durationMs).map((w) => ({
+      ...w,
+      speaker: w.speaker ?? segmentSpeakerAt(segments, w.startMs + (w.endMs - w.startMs) / 2),
+    })),
+  );
   // A segment without a label takes the label of the first word inside it.
   for (const segment of segments) {
     segment.speaker ??= words.find(
@@ -188,22 +195,6 @@ function normalise(transcript: LabelledTranscript, maxLineLength = DEFAULT_CUE_O
   }
   const language = cleanText(transcript.language);
   return { language: language === '' ? 'und' : language, durationMs, segments, words };
-}
-
-/** Languages written without spaces between words: words are joined directly. */
-const NO_SPACE_LANGUAGES = new Set(['zh', 'ja', 'th', 'lo', 'km', 'my', 'bo', 'yue']);
-/** Tokens that attach to the previous word (closing punctuation). */
-const ATTACHES_LEFT = /^[,.;:!?…%)\]}»”’、。，！？；：]/u;
-
-/** Words joined as the transcript's text: with spaces, or without them in languages written without (zh, ja, th, …). */
-export function joinWords(words: readonly string[], language: string): string {
-  const noSpace = NO_SPACE_LANGUAGES.has(language.toLowerCase().split(/[-_]/)[0] ?? '');
-  let out = '';
-  for (const word of words) {
-    if (out === '' || noSpace || ATTACHES_LEFT.test(word)) out += word;
-    else out += ` ${word}`;
-  }
-  return out;
 }
 
 /** Segments to use for paragraphs: the engine's, or (when it gave none) one per word. */
@@ -239,7 +230,7 @@ function paragraphs(n: Normalised): TranscriptParagraph[] {
     startMs: p.startMs,
     endMs: p.endMs,
     speaker: p.speaker,
-    text: joinWords(p.parts, n.language),
+    text: joinWholeWords(p.parts, n.language),
   }));
 }
 
@@ -263,7 +254,10 @@ export interface SubtitleCue {
   startMs: number;
   endMs: number;
   speaker: string | undefined;
-  /** The cue's lines (1 to maxLines), unescaped. */
+  /**
+   * The cue's lines (1 to maxLines), unescaped. With a first-line prefix (CueLayout), the first line is '' when the
+   * first word does not fit after the prefix: the prefix then stands alone on that line.
+   */
   lines: string[];
 }
 
@@ -278,16 +272,19 @@ function srtSpeakerPrefix(speaker: string | undefined): string {
 }
 
 /**
- * Greedy word wrap; undefined when the words do not fit in maxLines lines (each word fits on a line). `indent`:
- * characters the first line already carries (SRT's `SPEAKER_1: `), so the first line holds that many fewer.
+ * Greedy word wrap; undefined when the words do not fit in maxLines lines. `indent`: characters the first line
+ * already carries (SRT's `SPEAKER_1: `, counted in full), so the first line holds that many fewer; when the first word
+ * does not fit after them, the first line is '' (the prefix alone) and the words start on the next line. Words are
+ * never cut: a word longer than a line has a line of its own, the one line allowed past maxLineLength.
  */
 function wrap(words: readonly string[], language: string, options: CueOptions, indent = 0): string[] | undefined {
   const width = (lineIndex: number): number => options.maxLineLength - (lineIndex === 0 ? indent : 0);
+  const length = (line: readonly string[]): number => Array.from(joinWholeWords(line, language)).length;
   const lines: string[][] = [];
   for (const word of words) {
     const line = lines.at(-1);
-    if (line !== undefined && Array.from(joinWords([...line, word], language)).length <= width(lines.length - 1))
-      line.push(word);
+    if (line !== undefined && length([...line, word]) <= width(lines.length - 1)) line.push(word);
+    else if (line === undefined && indent > 0 && length([word]) > width(0)) lines.push([], [word]);
     else lines.push([word]);
   }
   if (lines.length > options.maxLines) return undefined;
@@ -296,46 +293,15 @@ function wrap(words: readonly string[], language: string, options: CueOptions, i
     let best: [string, string] | undefined;
     let bestLongest = Infinity;
     for (let i = 1; i < words.length; i += 1) {
-      const a = joinWords(words.slice(0, i), language);
-      const b = joinWords(words.slice(i), language);
+      const a = joinWholeWords(words.slice(0, i), language);
+      const b = joinWholeWords(words.slice(i), language);
       if (Array.from(a).length > width(0) || Array.from(b).length > width(1)) continue;
       const longest = Math.max(Array.from(a).length + indent, Array.from(b).length);
       if (longest < bestLongest) [best, bestLongest] = [[a, b], longest];
     }
     if (best !== undefined) return best;
   }
-  return lines.map((line) => joinWords(line, language));
-}
-
-/** A hyphen starting or ending a word part: ASCII hyphen-minus, HYPHEN, NON-BREAKING HYPHEN. */
-const HYPHEN_CONTINUES = /^[-\u2010\u2011][\p{L}\p{N}]/u;
-const HYPHEN_OPENS = /[\p{L}\p{N}][-\u2010\u2011]$/u;
-const WORD_START = /^[\p{L}\p{N}]/u;
-
-/**
- * A hyphenated word the engine gave in parts made whole again: faster-whisper starts a new word at a hyphen token,
- * so "state-of-the-art" arrives as `state`, `-of`, `-the`, `-art` (and a line-end `well-` + `known` the same way).
- * A part joins the previous word of the same speaker; the whole word spans the parts' times and keeps their lowest
- * confidence. A dash standing alone (`-`, `–`) is punctuation and stays a word of its own.
- */
-function joinHyphenatedParts(words: readonly NWord[]): NWord[] {
-  const out: NWord[] = [];
-  for (const word of words) {
-    const previous = out.at(-1);
-    const continues =
-      previous !== undefined &&
-      previous.speaker === word.speaker &&
-      (HYPHEN_CONTINUES.test(word.text) || (HYPHEN_OPENS.test(previous.text) && WORD_START.test(word.text)));
-    if (continues) {
-      out[out.length - 1] = {
-        ...previous,
-        text: previous.text + word.text,
-        endMs: Math.max(previous.endMs, word.endMs),
-        confidence: Math.min(previous.confidence, word.confidence),
-      };
-    } else out.push(word);
-  }
-  return out;
+  return lines.map((line) => joinWholeWords(line, language));
 }
 
 const SENTENCE_END = /[.!?…。！？]["'”’»)\]]*$/u;
@@ -356,11 +322,10 @@ export function transcriptToCues(
   layout: CueLayout = {},
 ): SubtitleCue[] {
   const opts: CueOptions = { ...DEFAULT_CUE_OPTIONS, ...options };
-  const n = normalise(transcript, opts.maxLineLength);
-  // The first line's prefix never takes more than half a line (a label longer than that is cut short by the reader).
-  const indentOf = (speaker: string | undefined): number =>
-    Math.min(layout.firstLinePrefix?.(speaker) ?? 0, Math.floor(opts.maxLineLength / 2));
-  const words = joinHyphenatedParts(n.words).flatMap((w) => splitLongWord(w, opts.maxLineLength - indentOf(w.speaker)));
+  const n = normalise(transcript);
+  // The first line's prefix counts in full (a rendered line holds at most maxLineLength characters, prefix included).
+  const indentOf = (speaker: string | undefined): number => layout.firstLinePrefix?.(speaker) ?? 0;
+  const words = n.words;
   const fits = (group: readonly NWord[]): boolean =>
     wrap(
       group.map((w) => w.text),
@@ -449,7 +414,7 @@ export function transcriptToCues(
       opts,
       indentOf(g[0]!.speaker),
     ) ?? [
-      joinWords(
+      joinWholeWords(
         g.map((w) => w.text),
         n.language,
       ),
@@ -483,8 +448,9 @@ export function formatTimestamp(ms: number, separator: ',' | '.'): string {
 
 /**
  * SubRip: numbered cues from 1, `00:00:01,000 --> 00:00:02,500`, the text lines (`SPEAKER_1: ` before the first
- * when labelled, counted in that line's width), a blank line after each cue, CRLF-free (LF) UTF-8. SRT defines no escaping: the text is kept as
- * is except that `-->` becomes `->` so a line can never read as a timing line. An empty transcript is ''.
+ * when labelled, counted in that line's width; alone on the first line, as `SPEAKER_1:`, when the first word does not
+ * fit after it), a blank line after each cue, CRLF-free (LF) UTF-8. SRT defines no escaping: the text is kept as is
+ * except that `-->` becomes `->` so a line can never read as a timing line. An empty transcript is ''.
  */
 export function transcriptToSrt(transcript: LabelledTranscript, options: Partial<CueOptions> = {}): string {
   return transcriptToCues(transcript, options, {
@@ -492,7 +458,7 @@ export function transcriptToSrt(transcript: LabelledTranscript, options: Partial
   })
     .map((cue, i) => {
       const lines = cue.lines.map((line) => line.replace(/-->/g, '->'));
-      if (cue.speaker !== undefined) lines[0] = `${srtSpeakerPrefix(cue.speaker)}${lines[0] ?? ''}`;
+      if (cue.speaker !== undefined) lines[0] = `${srtSpeakerPrefix(cue.speaker)}${lines[0] ?? ''}`.trimEnd();
       return `${i + 1}\n${formatTimestamp(cue.startMs, ',')} --> ${formatTimestamp(cue.endMs, ',')}\n${lines.join('\n')}\n`;
     })
     .join('\n');
@@ -546,7 +512,7 @@ export const transcriptJsonSchema = z.toJSONSchema(TranscriptJson);
 
 /** The transcript as TranscriptJson (normalised times, in seconds). */
 export function transcriptToJsonValue(transcript: LabelledTranscript): TranscriptJson {
-  const n = normalise(transcript, Number.POSITIVE_INFINITY);
+  const n = normalise(transcript);
   return {
     language: n.language,
     duration: n.durationMs / 1000,

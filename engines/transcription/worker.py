@@ -8,8 +8,11 @@ After loading the model it writes {"ready": true, ...}; then, for each request l
 it writes one line, in order:
     {"id": "r1", "language": "en", "language_probability": 0.97, "duration": 7.3,
      "segments": [{"start": 0.0, "end": 2.9, "text": "..."}],
-     "words": [{"start": 0.0, "end": 0.16, "word": "The", "probability": 0.52}]}
+     "words": [{"start": 0.0, "end": 0.16, "word": "The", "probability": 0.52, "spaced": true}]}
 or {"id": "r1", "error": "...", "code": "invalid_audio" | "bad_request" | "engine_error"}.
+Each word is sent without its leading space, and "spaced" says whether faster-whisper began it with one: a word of
+its own (" is", " -5") or not (the "-C" of " USB", "-C": faster-whisper starts a new word at a hyphen), so the
+adapter joins exactly the pieces of one word (domain/transcript-words.ts).
 A request with "kind": "speakers" (needs --speaker-model, the speaker encoder's checkpoint: CAM++ or Resemblyzer; see speakers.py)
     {"id": "r2", "kind": "speakers", "path": "/tmp/.../audio.wav"}
 is answered with the speech regions (Silero VAD, cut to at most 3 s) and one voice embedding each:
@@ -180,7 +183,9 @@ class Recogniser:
                     piece.words = [w for w in piece.words if start <= (w.start + w.end) / 2 <= end]
                     if piece.words:
                         piece.start, piece.end = piece.words[0].start, piece.words[-1].end
-                        piece.text = " ".join(w.word.strip() for w in piece.words)
+                        # As faster-whisper writes a segment's text: its words' own text, leading spaces and all
+                        # ("USB-C" is " USB" + "-C"; words of Chinese or Japanese have no spaces between them).
+                        piece.text = "".join(w.word for w in piece.words).strip()
                         piece.second = True
                         added.append(piece)
         return added
@@ -294,8 +299,10 @@ def transcribe(model, request_id: str, path: str, language, vad) -> dict:
             for word in segment.words or []:
                 text = word.word.strip()
                 if text:
+                    # spaced: faster-whisper began the word with a space (" -5"), not a piece of the one before ("-C")
                     words_out.append({"start": round(word.start, 3), "end": round(word.end, 3), "word": text,
-                                      "probability": round(word.probability, 4)})
+                                      "probability": round(word.probability, 4),
+                                      "spaced": word.word[:1].isspace()})
         # A second-pass segment lies where the first pass had no word, but a first-pass segment may span it: the words
         # are put in time order (a stable sort: the first pass's own order is kept).
         words_out.sort(key=lambda w: w["start"])

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../logging/logger.js';
+import { mergeWordPieces } from '../../../domain/transcript-words.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../provider-errors.js';
 import { decodeToWav16k } from './decode-audio.js';
 import { defaultEngineLayout, type EngineLayout } from './install-layout.js';
@@ -19,6 +20,7 @@ import {
   type SpeechCpuKernels,
   type WorkerAnswerOf,
   type WorkerRequestKind,
+  type WorkerResult,
 } from './whisper-worker-process.js';
 import { inSpan } from '../../tracing/tracing.js';
 
@@ -61,6 +63,28 @@ function abortError(): Error {
   const error = new Error('the transcription was aborted');
   error.name = 'AbortError';
   return error;
+}
+
+/**
+ * A worker's transcribe answer as the provider's transcript. Words are whole: faster-whisper starts a word at a hyphen
+ * ("USB-C" is " USB", "-C") and the worker says which words it began with a space (`spaced`: " is", " -5" stay two
+ * words); an answer without `spaced` (a worker.py before it) is joined by the hyphen alone (domain/transcript-words.ts).
+ */
+export function transcriptOfWorkerResult(answer: WorkerResult): Transcript {
+  return {
+    language: normalizeLanguage(answer.language) ?? answer.language, // Whisper's `jw` is the ISO `jv`
+    duration: answer.duration,
+    segments: answer.segments,
+    words: mergeWordPieces(
+      answer.words.map((w) => ({
+        start: w.start,
+        end: w.end,
+        word: w.word,
+        confidence: w.probability,
+        ...(w.spaced === undefined ? {} : { spaced: w.spaced }),
+      })),
+    ),
+  };
 }
 
 /**
@@ -117,13 +141,7 @@ export class OfflineWhisperProvider implements TranscriptionProvider, SpeakerEmb
     // unknown one refused before any work (InvalidSourceError); the worker gets Whisper's own code.
     const language = request.language ? requestedLanguage(request.language) : undefined;
     this.checkInstalled();
-    const answer = await this.call('transcribe', { ...request, language });
-    return {
-      language: normalizeLanguage(answer.language) ?? answer.language, // Whisper's `jw` is the ISO `jv`
-      duration: answer.duration,
-      segments: answer.segments,
-      words: answer.words.map((w) => ({ start: w.start, end: w.end, word: w.word, confidence: w.probability })),
-    };
+    return transcriptOfWorkerResult(await this.call('transcribe', { ...request, language }));
   }
 
   /**

@@ -1,3 +1,4 @@
+import { mergeWordPieces } from '../../../domain/transcript-words.js';
 import { ProviderUnusableError } from '../provider-errors.js';
 import { z } from 'zod';
 import type { Transcript, TranscriptSegment, TranscriptWord } from './transcription-provider.js';
@@ -97,7 +98,10 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
     ...(s.avg_logprob !== undefined ? { confidence: Math.min(1, Math.exp(s.avg_logprob)) } : {}),
   }));
   const wireWords: WireWord[] = answer.words ?? answer.segments.flatMap((s) => s.words ?? []);
-  const words: TranscriptWord[] = wireWords
+  // A faster-whisper server keeps each word's leading space (" USB", "-C", " is", " -5"): each word then says whether
+  // it had one (spaced). whisper-1 gives no word a space: the server cannot say, and the hyphen alone decides.
+  const keepsSpaces = wireWords.some((w) => /^\s/u.test(w.word));
+  const pieces = wireWords
     .map((w) => ({ w, text: w.word.trim() }))
     .filter(({ text }) => text.length > 0)
     .map(({ w, text }) => {
@@ -105,9 +109,13 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
       const own = w.probability ?? w.confidence;
       const middle = (w.start + end) / 2;
       const segment = own === undefined ? segments.find((s) => middle >= s.start && middle <= s.end) : undefined;
-      return { start: w.start, end, word: text, confidence: round4(own ?? segment?.confidence ?? 1) };
+      const confidence = round4(own ?? segment?.confidence ?? 1);
+      const word: TranscriptWord = { start: w.start, end, word: text, confidence };
+      return keepsSpaces ? { ...word, spaced: /^\s/u.test(w.word) } : word;
     })
     .sort((a, b) => a.start - b.start);
+  // Whole words (domain/transcript-words.ts): "USB-C" given as " USB", "-C" is one word, " is", " -5" two.
+  const words: TranscriptWord[] = mergeWordPieces(pieces);
   if (words.length === 0 && segments.some((s) => SPOKEN.test(s.text))) {
     throw new TranscriptionProviderConfigError(
       'the transcription API answered without word timestamps: TRANSCRIPTION_API_MODEL must support timestamp_granularities[]=word (e.g. whisper-1)',

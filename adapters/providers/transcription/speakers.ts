@@ -1,3 +1,4 @@
+import { joinWords } from '../../../domain/transcript-words.js';
 import {
   speakerLabel,
   type LabelledSegment,
@@ -384,8 +385,9 @@ const MIN_SPLIT_RUN_SECONDS = 0.5;
  * Labels a transcript with speakers: each word gets the speaker whose turn covers its middle (else the nearest
  * turn); a segment is split where the speaker of its words changes for a run of at least 0.5 s (a shorter run, one
  * misheard word, stays inside), and each (part of a) segment takes the speaker who holds most of its words' time.
- * Without turns (no speech found) the transcript is returned unlabelled. Split parts get their words' text joined by
- * spaces, their first word's start and last word's end (the first part keeps the segment's start, the last its end).
+ * Without turns (no speech found) the transcript is returned unlabelled. Split parts get their words' text joined as
+ * text is written (joinWords: spaces, none inside a hyphenated word), their first word's start and last word's end
+ * (the first part keeps the segment's start, the last its end).
  */
 export function assignSpeakers(transcript: Transcript, turns: readonly SpeakerTurn[]): LabelledTranscript {
   if (turns.length === 0) return { ...transcript, segments: [...transcript.segments], words: [...transcript.words] };
@@ -438,7 +440,7 @@ export function assignSpeakers(transcript: Transcript, turns: readonly SpeakerTu
       segments.push({
         start: i === 0 ? segment.start : run[0]!.start,
         end: i === merged.length - 1 ? segment.end : run.at(-1)!.end,
-        text: run.map((w) => w.word).join(' '),
+        text: joinWords(run, transcript.language),
         speaker: majority(run),
       });
     });

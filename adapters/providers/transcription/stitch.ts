@@ -1,3 +1,4 @@
+import { joinWords } from '../../../domain/transcript-words.js';
 import type { AudioChunk } from './chunking.js';
 import type { Transcript, TranscriptSegment, TranscriptWord } from './transcription-provider.js';
 
@@ -20,7 +21,7 @@ import type { Transcript, TranscriptSegment, TranscriptWord } from './transcript
  * - Words end up in time order (starts never decrease), inside [0, duration], each with end >= start.
  * - A segment keeps the words assigned to it (those whose middle it covers, else the nearest segment of its chunk);
  *   its bounds become its first word's start and last word's end, and its text is rebuilt from its words when some
- *   were dropped. A segment left without words is dropped. A chunk without words (an engine without word timings)
+ *   were dropped (joined as text is written: domain/transcript-words.ts). A segment left without words is dropped. A chunk without words (an engine without word timings)
  *   keeps the segments whose middle it owns.
  * - The language is the one of the most words (the earliest chunk's on a tie, or when there are no words).
  */
@@ -197,10 +198,10 @@ export function stitchTranscripts(
       const text =
         mine.length === had.get(si)
           ? s.text
-          : mine
-              .map((p) => p.word.word)
-              .join('')
-              .trim();
+          : joinWords(
+              mine.map((p) => p.word),
+              transcript.language,
+            );
       segments.push({ start: mine[0]!.word.start, end: Math.max(...mine.map((p) => p.word.end)), text });
     }
     const loose = bySegment.get(`${i}:-1`); // words of a transcript without segments: one segment of their own
@@ -208,10 +209,10 @@ export function stitchTranscripts(
       segments.push({
         start: loose[0]!.word.start,
         end: Math.max(...loose.map((p) => p.word.end)),
-        text: loose
-          .map((p) => p.word.word)
-          .join('')
-          .trim(),
+        text: joinWords(
+          loose.map((p) => p.word),
+          transcript.language,
+        ),
       });
   }
   segments.sort((a, b) => a.start - b.start);

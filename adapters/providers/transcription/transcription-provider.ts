@@ -22,8 +22,15 @@ import { ProviderUnusableError } from '../provider-errors.js';
 export interface TranscriptWord {
   start: number;
   end: number;
+  /** The word without its leading space. */
   word: string;
   confidence: number;
+  /**
+   * Whether the engine began the word with a space (a word of its own) or not (it continues the text before it:
+   * faster-whisper's "-C" of " USB", "-C"); absent when the engine cannot say. The join rule of
+   * domain/transcript-words.ts reads it: " is", " -5" stay two words. Not part of any result file.
+   */
+  spaced?: boolean;
 }
 
 /** A run of text the engine decoded together (roughly a sentence or a phrase); times in seconds. */

@@ -15,7 +15,16 @@ const WorkerAnswer = z.union([
     language: z.string(),
     duration: z.number(),
     segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string() })),
-    words: z.array(z.object({ start: z.number(), end: z.number(), word: z.string(), probability: z.number() })),
+    // spaced: whether faster-whisper began the word with a space; absent in answers of a worker.py before it.
+    words: z.array(
+      z.object({
+        start: z.number(),
+        end: z.number(),
+        word: z.string(),
+        probability: z.number(),
+        spaced: z.boolean().optional(),
+      }),
+    ),
   }),
   z.object({
     id: z.string(),

@@ -111,6 +111,18 @@ describe('meeting document: speakers and timeline', () => {
     expect(schema.required).toEqual(expect.arrayContaining(['summary', 'speakers', 'timeline', 'words']));
   });
 
+  it('keeps a minus number the engine wrote as a word of its own ("is -5") apart in turns and quotes', () => {
+    // faster-whisper's words " the", " freezer", " is", " -5", …, " USB", "-C", " port.": only "-C" continues a word.
+    const t = meeting([['SPEAKER_1', 0, 'the freezer is -5 degrees on the USB -C port.']]);
+    t.words = t.words.map((w) => ({ ...w, spaced: w.word !== '-C' }));
+    const text = 'the freezer is -5 degrees on the USB-C port.';
+    t.segments[0]!.text = text;
+    expect(meetingToJsonValue({ transcript: t }).timeline.map((x) => x.excerpt)).toEqual([text]);
+    expect(quoteIndex(meetingUnits(transcriptToJsonValue(t)), 'en').find('freezer is -5 degrees')?.text).toBe(
+      'freezer is -5 degrees',
+    );
+  });
+
   it('is deterministic', () => {
     expect(meetingToJson({ transcript: STANDUP })).toBe(meetingToJson({ transcript: structuredClone(STANDUP) }));
   });

@@ -202,6 +202,89 @@ describe('SRT and VTT', () => {
     expect(parseSrt(transcriptToSrt(dash)).map((c) => c.lines.join(' '))).toEqual(['yes - and no']);
   });
 
+  it('keeps "USB-C" whole at every place of a cue and line, in SRT and VTT, labelled or not', () => {
+    // faster-whisper's pieces as the offline engine gives them (leading space stripped): " USB", "-C" -> "USB", "-C".
+    for (let k = 0; k < 30; k += 1) {
+      const filler = Array.from({ length: k }, (_, i) => ['one', 'word', 'after', 'another'][i % 4]!);
+      const pieces = [...filler, 'USB', '-C', 'to', 'the', 'state', '-of', '-the', '-art', 'twenty', '-five', 'ports'];
+      for (const speaker of [undefined, 'SPEAKER_2']) {
+        const t = spoken(pieces.join(' '), 0, speaker === undefined ? {} : { speaker });
+        for (const lines of [
+          parseSrt(transcriptToSrt(t)).flatMap((c) => srtText(c.lines)),
+          parseVtt(transcriptToVtt(t)).flatMap((c) => vttText(c.lines)),
+        ]) {
+          const text = lines.join('\n');
+          for (const whole of ['USB-C', 'state-of-the-art', 'twenty-five']) expect(text).toContain(whole);
+          for (const line of lines) {
+            expect(line, line).not.toMatch(/(^|\s)[-\u2010\u2011]\p{L}|\p{L}[-\u2010\u2011](\s|$)/u);
+            expect(Array.from(line).length, line).toBeLessThanOrEqual(42);
+          }
+        }
+      }
+    }
+  });
+
+  it("gives the engine's hyphen pieces as whole words in JSON and TXT (no space before or after the hyphen)", () => {
+    const t = spoken('The Logitech Headphone USB -C to the twenty -five well- known users', 1, {
+      speaker: 'SPEAKER_1',
+    });
+    t.segments[0]!.text = 'The Logitech Headphone USB-C to the twenty-five well-known users';
+    const json = TranscriptJson.parse(JSON.parse(transcriptToJson(t)));
+    expect(json.words.map((w) => w.word)).toEqual([
+      'The',
+      'Logitech',
+      'Headphone',
+      'USB-C',
+      'to',
+      'the',
+      'twenty-five',
+      'well-known',
+      'users',
+    ]);
+    // The whole word spans its pieces: "USB" from 2.05 s, "-C" to 2.7 s.
+    expect(json.words[3]).toMatchObject({ start: 2.05, end: 2.7 });
+    // Paragraphs built from the words (an engine without segments) join them the same way.
+    const noSegments = { ...t, segments: [] };
+    expect(transcriptToTxt(noSegments)).toBe(
+      'SPEAKER_1: The Logitech Headphone USB-C to the twenty-five well-known users\n',
+    );
+  });
+
+  it('keeps a minus number the engine wrote as a word of its own ("is -5") apart in every output', async () => {
+    // faster-whisper's words " It", " is", " -5", " on", " the", " USB", "-C", " port.": each word says whether the
+    // engine began it with a space (spaced); only "-C" continues the word before it.
+    const t = spoken('It is -5 on the USB -C port.', 0, { speaker: 'SPEAKER_1' });
+    t.words = t.words.map((w) => ({ ...w, spaced: w.word !== '-C' }));
+    t.segments[0]!.text = 'It is -5 on the USB-C port.';
+    const whole = ['It', 'is', '-5', 'on', 'the', 'USB-C', 'port.'];
+    expect(TranscriptJson.parse(JSON.parse(transcriptToJson(t))).words.map((w) => w.word)).toEqual(whole);
+    // The JSON gives the words' own fields only (spaced is the engine's, not the document's).
+    expect(Object.keys(TranscriptJson.parse(JSON.parse(transcriptToJson(t))).words[0]!).sort()).toEqual([
+      'confidence',
+      'end',
+      'speaker',
+      'start',
+      'word',
+    ]);
+    expect(JSON.parse(transcriptToJson(t)).words[0]).not.toHaveProperty('spaced');
+    const text = 'It is -5 on the USB-C port.';
+    expect(transcriptToTxt({ ...t, segments: [] })).toBe(`SPEAKER_1: ${text}\n`);
+    // A segment's text is the engine's; paragraphs of several segments are joined as whole texts ("-5 …" after "is").
+    const two = {
+      ...t,
+      segments: [
+        { ...t.segments[0]!, end: 0.65, text: 'It is' },
+        { ...t.segments[0]!, start: 0.7, text: '-5 on the USB-C port.' },
+      ],
+    };
+    expect(transcriptToTxt(two)).toBe(`SPEAKER_1: ${text}\n`);
+    expect(transcriptToCues(t).map((c) => c.lines.join(' '))).toEqual([text]);
+    expect(parseSrt(transcriptToSrt(t)).map((c) => c.lines.join(' '))).toEqual([`SPEAKER_1: ${text}`]);
+    expect(transcriptToVtt(t)).toContain(text);
+    const docx = new AdmZip(await transcriptToDocx(t)).readAsText('word/document.xml');
+    expect(docx).toContain(text);
+  });
+
   it('takes a word speaker from its segment when the word has none', () => {
     const t = concat(spoken('one two', 0), spoken('three four', 2));
     t.segments[0]!.speaker = 'SPEAKER_1';
@@ -299,7 +382,7 @@ describe('SRT and VTT', () => {
     expect(transcriptToSrt(t)).toBe('1\n00:00:01,000 --> 00:00:07,000\nHmmm\n');
   });
 
-  it('cuts a word longer than a line into line-sized pieces', () => {
+  it('keeps a word longer than a line whole, on a line of its own (the one line allowed past 42 characters)', () => {
     const long = 'x'.repeat(100);
     const t: LabelledTranscript = {
       language: 'en',
@@ -307,9 +390,55 @@ describe('SRT and VTT', () => {
       segments: [],
       words: [{ word: long, start: 0, end: 3, confidence: 1 }],
     };
-    const cues = parseSrt(transcriptToSrt(t));
-    expectValidCues(cues, { textLines: srtText });
-    expect(cues.flatMap((c) => c.lines).join('')).toBe(long);
+    expect(parseSrt(transcriptToSrt(t)).map((c) => c.lines)).toEqual([[long]]);
+    expect(parseVtt(transcriptToVtt(t)).map((c) => c.lines)).toEqual([[long]]);
+    // Among other words, with a speaker: SRT's prefix never shares a line with it (its line holds the word alone).
+    const words = ['so', 'the', 'address', 'is', long, 'and', 'that', 'is', 'all'];
+    const spokenWords: LabelledTranscript = {
+      language: 'en',
+      duration: 5,
+      segments: [{ start: 0, end: 5, text: words.join(' '), speaker: 'SPEAKER_1' }],
+      words: words.map((word, i) => ({ word, start: i * 0.5, end: i * 0.5 + 0.4, confidence: 0.9 })),
+    };
+    const srt = parseSrt(transcriptToSrt(spokenWords));
+    const vtt = parseVtt(transcriptToVtt(spokenWords));
+    for (const lines of [srt.flatMap((c) => srtText(c.lines)), vtt.flatMap((c) => vttText(c.lines))]) {
+      expect(lines).toContain(long);
+      for (const line of lines) if (line !== long) expect(Array.from(line).length, line).toBeLessThanOrEqual(42);
+    }
+    expect(
+      srt
+        .flatMap((c) => c.lines)
+        .join(' ')
+        .replace(/SPEAKER_1:/g, '')
+        .split(' ')
+        .filter((w) => w !== ''),
+    ).toEqual(words);
+  });
+
+  it('counts the whole speaker prefix: a word that fits a line but not after the prefix starts the next line', () => {
+    // 34 characters: it fits in 42, not after `SPEAKER_1: ` (11).
+    const word = 'supercalifragilisticexpialidocious';
+    for (const text of [`${word} indeed`, `well ${word}`, word]) {
+      const t = spoken(text, 0, { speaker: 'SPEAKER_1' });
+      const srt = parseSrt(transcriptToSrt(t));
+      for (const cue of srt)
+        for (const line of cue.lines) expect(Array.from(line).length, line).toBeLessThanOrEqual(42);
+      expect(srt.flatMap((c) => c.lines).some((line) => line.split(' ').includes(word))).toBe(true);
+      expect(srt[0]!.lines[0]!.startsWith('SPEAKER_1:')).toBe(true);
+    }
+    // A label longer than half a line is counted in full too (no rendered line past 42 characters).
+    const label = 'SPEAKER_1 (Diane, New Jersey)';
+    const srt = parseSrt(transcriptToSrt(spoken(LOREM, 0, { speaker: label })));
+    for (const cue of srt) for (const line of cue.lines) expect(Array.from(line).length, line).toBeLessThanOrEqual(42);
+    expect(
+      srt
+        .flatMap((c) => c.lines)
+        .join(' ')
+        .replaceAll(`${label}:`, '')
+        .split(' ')
+        .filter((w) => w !== ''),
+    ).toEqual(LOREM.split(' '));
   });
 
   it('renders an empty transcript as an empty SRT and a header-only VTT', () => {

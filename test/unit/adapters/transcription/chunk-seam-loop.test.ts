@@ -9,6 +9,7 @@ import type { Transcript } from '../../../../adapters/providers/transcription/tr
 import { TEST_SPEECH_ENGINE } from '../../../helpers/speech-engine.js';
 import { loadRealConversation, type RealConversation } from '../../../helpers/speech-real.js';
 import { scoringWords, wordEditDistance } from '../../../../support/wer.js';
+import { transcriptToSrt, transcriptToVtt } from '../../../../adapters/documents/transcript-formats.js';
 
 /**
  * Issue 30 item 5: no word repeated at a chunk's seam. A real recording (test/fixtures/speech-real/real-2sp-radio-seam:
@@ -77,5 +78,23 @@ describe('a chunk ending after speech: no repetition loop at the seam (real-2sp-
     expect(wordEditDistance(ref, words(stitched)) / ref.length).toBeLessThanOrEqual(0.15);
     // And nothing is left at the seam that the engine could not place in the audio.
     expect(stitched.words.filter((w) => w.end - w.start < 0.02 && Math.abs(w.start - SEAM) < 0.1)).toEqual([]);
+  });
+  it('gives hyphenated words whole: the engine\'s "USB", "-C" is one word "USB-C" in words, segments and subtitles', () => {
+    // faster-whisper starts a word at a hyphen (" USB", "-C"; " large", "-tec" in the whole file's reading).
+    const pieces = (t: Transcript) => t.words.filter((w) => /^[-\u2010\u2011]\p{L}/u.test(w.word)).map((w) => w.word);
+    expect(pieces(stitched)).toEqual([]);
+    expect(pieces(whole)).toEqual([]);
+    expect(stitched.words.map((w) => w.word)).toContain('USB-C');
+    for (const t of [stitched, whole]) {
+      const texts = [
+        ...t.segments.map((s) => s.text),
+        ...transcriptToSrt(t).split('\n'),
+        ...transcriptToVtt(t).split('\n'),
+      ];
+      for (const text of texts) expect(text, text).not.toMatch(/\s[-\u2010\u2011]\p{L}/u);
+    }
+    expect(transcriptToSrt(stitched)).toContain('USB-C');
+    // The worker says which words faster-whisper began with a space: every whole word here did (the join used it).
+    for (const t of [stitched, whole]) expect(t.words.filter((w) => w.spaced !== true)).toEqual([]);
   });
 });

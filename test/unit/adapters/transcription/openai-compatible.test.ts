@@ -12,6 +12,7 @@ import {
   TranscriptionAnswerError,
   type OpenAiCompatibleOptions,
 } from '../../../../adapters/providers/transcription/openai-compatible.provider.js';
+import { joinWords } from '../../../../domain/transcript-words.js';
 import { parseVerboseTranscription } from '../../../../adapters/providers/transcription/openai-compatible.response.js';
 import { TranscriptionProviderConfigError } from '../../../../adapters/providers/transcription/transcription-provider.js';
 import { normalizeLanguage } from '../../../../adapters/providers/transcription/whisper-languages.js';
@@ -381,11 +382,81 @@ describe('verbose_json mapping', () => {
       language: 'de',
       duration: 3.5,
       segments: [{ start: 0, end: 3.5, text: 'Guten Tag.' }],
+      // The server keeps the words' leading spaces: each word says it had one (spaced).
       words: [
-        { start: 0.1, end: 0.5, word: 'Guten', confidence: 0.93 },
-        { start: 0.6, end: 0.6, word: 'Tag.', confidence: 1 },
+        { start: 0.1, end: 0.5, word: 'Guten', confidence: 0.93, spaced: true },
+        { start: 0.6, end: 0.6, word: 'Tag.', confidence: 1, spaced: true },
       ],
     });
+  });
+
+  it('gives a hyphenated word given in pieces as one word; a piece after a space stays a word of its own', () => {
+    // A faster-whisper server keeps each word's leading space (" USB", "-C"); whisper-1 gives words without spaces.
+    const words = (list: [string, number][]) =>
+      parseVerboseTranscription(
+        JSON.stringify({
+          language: 'en',
+          duration: 5,
+          segments: [{ start: 0, end: 5, text: 'x' }],
+          words: list.map(([word, start], i) => ({ word, start, end: list[i + 1]?.[1] ?? 2, probability: 0.9 })),
+        }),
+      ).words.map((w) => [w.word, w.start, w.end]);
+    expect(
+      words([
+        [' USB', 0],
+        ['-C', 0.2],
+        [' to', 0.4],
+        [' is', 0.6],
+        [' -5', 0.8],
+      ]),
+    ).toEqual([
+      ['USB-C', 0, 0.4],
+      ['to', 0.4, 0.6],
+      ['is', 0.6, 0.8],
+      ['-5', 0.8, 2],
+    ]);
+    expect(
+      words([
+        ['state', 0],
+        ['-of', 0.2],
+        ['-the', 0.4],
+        ['-art', 0.6],
+        ['-', 0.8],
+        ['yes', 1],
+      ]),
+    ).toEqual([
+      ['state-of-the-art', 0, 0.8],
+      ['-', 0.8, 1],
+      ['yes', 1, 2],
+    ]);
+  });
+
+  it('gives each word whether the server began it with a space (spaced), so later joins keep " -5" apart', () => {
+    const parse = (list: string[]) =>
+      parseVerboseTranscription(
+        JSON.stringify({
+          language: 'en',
+          duration: 5,
+          segments: [{ start: 0, end: 5, text: 'x' }],
+          words: list.map((word, i) => ({ word, start: i * 0.5, end: i * 0.5 + 0.4, probability: 0.9 })),
+        }),
+      ).words;
+    // A faster-whisper server keeps the spaces: every word says whether it had one.
+    const spaced = parse([' It', ' is', ' -5', ' on', ' USB', '-C']);
+    expect(spaced.map((w) => [w.word, w.spaced])).toEqual([
+      ['It', true],
+      ['is', true],
+      ['-5', true],
+      ['on', true],
+      ['USB-C', true],
+    ]);
+    expect(joinWords(spaced, 'en')).toBe('It is -5 on USB-C');
+    // whisper-1 gives no word a space: the server cannot say, and the words carry no spaced (the hyphen rule guesses).
+    expect(parse(['It', 'is', 'USB', '-C']).map((w) => [w.word, 'spaced' in w])).toEqual([
+      ['It', false],
+      ['is', false],
+      ['USB-C', false],
+    ]);
   });
 
   it('an answer with speech but no word timestamps is a configuration error; silence is an empty transcript', () => {

@@ -300,6 +300,59 @@ describe('assignSpeakers', () => {
     expect(out.duration).toBe(10);
   });
 
+  it('joins a split part\'s words as text is written: a hyphen piece ("USB", "-C") without a space', () => {
+    const t: Transcript = {
+      language: 'en',
+      duration: 4,
+      segments: [{ start: 0, end: 3.6, text: 'plug the USB-C cable. it is twenty-five' }],
+      words: [
+        { start: 0, end: 0.3, word: 'plug', confidence: 1 },
+        { start: 0.3, end: 0.5, word: 'the', confidence: 1 },
+        { start: 0.5, end: 0.9, word: 'USB', confidence: 1 },
+        { start: 0.9, end: 1.1, word: '-C', confidence: 1 },
+        { start: 1.1, end: 1.5, word: 'cable.', confidence: 1 },
+        { start: 2.2, end: 2.4, word: 'it', confidence: 1 },
+        { start: 2.4, end: 2.6, word: 'is', confidence: 1 },
+        { start: 2.6, end: 3, word: 'twenty', confidence: 1 },
+        { start: 3, end: 3.6, word: '-five', confidence: 1 },
+      ],
+    };
+    const out = assignSpeakers(t, [
+      { start: 0, end: 1.8, speaker: 'SPEAKER_1' },
+      { start: 2, end: 4, speaker: 'SPEAKER_2' },
+    ]);
+    expect(out.segments.map((s) => [s.speaker, s.text])).toEqual([
+      ['SPEAKER_1', 'plug the USB-C cable.'],
+      ['SPEAKER_2', 'it is twenty-five'],
+    ]);
+  });
+
+  it('keeps a minus number the engine began with a space apart in a split part ("is -5")', () => {
+    const t: Transcript = {
+      language: 'en',
+      duration: 4,
+      segments: [{ start: 0, end: 3.6, text: 'plug it in. it is -5 here' }],
+      words: [
+        { start: 0, end: 0.3, word: 'plug', confidence: 1, spaced: true },
+        { start: 0.3, end: 0.5, word: 'it', confidence: 1, spaced: true },
+        { start: 0.5, end: 1.5, word: 'in.', confidence: 1, spaced: true },
+        { start: 2.2, end: 2.4, word: 'it', confidence: 1, spaced: true },
+        { start: 2.4, end: 2.6, word: 'is', confidence: 1, spaced: true },
+        { start: 2.6, end: 3, word: '-5', confidence: 1, spaced: true },
+        { start: 3, end: 3.6, word: 'here', confidence: 1, spaced: true },
+      ],
+    };
+    const out = assignSpeakers(t, [
+      { start: 0, end: 1.8, speaker: 'SPEAKER_1' },
+      { start: 2, end: 4, speaker: 'SPEAKER_2' },
+    ]);
+    expect(out.segments.map((s) => [s.speaker, s.text])).toEqual([
+      ['SPEAKER_1', 'plug it in.'],
+      ['SPEAKER_2', 'it is -5 here'],
+    ]);
+    expect(out.words.every((w) => w.spaced === true)).toBe(true);
+  });
+
   it('leaves the transcript unlabelled without turns', () => {
     const out = assignSpeakers(transcript, []);
     expect(out.segments).toEqual(transcript.segments);

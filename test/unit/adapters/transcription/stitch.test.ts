@@ -86,6 +86,61 @@ describe('stitchTranscripts', () => {
     ]);
   });
 
+  it("rebuilds a segment's text from the words as the offline engine gives them (no leading space, hyphen pieces)", () => {
+    // engines/transcription/worker.py strips each word's leading space, and faster-whisper starts a word at a hyphen:
+    // "USB-C" is "USB", "-C". Hard cut at 30 with a 2 s overlap (boundary 29): the half word "ju" is dropped, so the
+    // first segment's text is rebuilt from its words.
+    const a: Transcript = {
+      language: 'en',
+      duration: 30,
+      segments: [{ start: 26.8, end: 30, text: 'the USB-C port ju' }],
+      words: [w('the', 26.8, 27), w('USB', 27.1, 27.5), w('-C', 27.5, 27.7), w('port', 28.3, 28.7), w('ju', 29.8, 30)],
+    };
+    const b: Transcript = {
+      language: 'en',
+      duration: 12,
+      segments: [{ start: 1.6, end: 2.5, text: 'jumps over' }],
+      words: [w('jumps', 1.6, 2.1), w('over', 2.2, 2.5)],
+    };
+    const out = stitchTranscripts([part(0, 0, 30, a), part(1, 28, 40, b)], 40);
+    expect(out.segments.map((s) => s.text)).toEqual(['the USB-C port', 'jumps over']);
+  });
+
+  it("keeps a minus number the engine began with a space apart in a rebuilt text, and the words' spaced", () => {
+    // worker.py says which words faster-whisper began with a space: " is", " -5" are two words, " USB", "-C" one.
+    const s = (word: string, start: number, end: number, spaced: boolean) => ({ ...w(word, start, end), spaced });
+    const a: Transcript = {
+      language: 'en',
+      duration: 30,
+      segments: [{ start: 26.8, end: 30, text: 'is -5 on USB-C ju' }],
+      words: [
+        s('is', 26.8, 27, true),
+        s('-5', 27.1, 27.5, true),
+        s('on', 27.5, 27.7, true),
+        s('USB', 27.8, 28.2, true),
+        s('-C', 28.2, 28.5, false),
+        s('ju', 29.8, 30, true),
+      ],
+    };
+    const b: Transcript = {
+      language: 'en',
+      duration: 12,
+      segments: [{ start: 1.6, end: 2.5, text: 'jumps over' }],
+      words: [s('jumps', 1.6, 2.1, true), s('over', 2.2, 2.5, true)],
+    };
+    const out = stitchTranscripts([part(0, 0, 30, a), part(1, 28, 40, b)], 40);
+    expect(out.segments.map((x) => x.text)).toEqual(['is -5 on USB-C', 'jumps over']);
+    expect(out.words.map((x) => [x.word, x.spaced])).toEqual([
+      ['is', true],
+      ['-5', true],
+      ['on', true],
+      ['USB', true],
+      ['-C', false],
+      ['jumps', true],
+      ['over', true],
+    ]);
+  });
+
   it('keeps a word past the boundary that the chunk owning that time did not hear (a chunk starting mid-sentence)', () => {
     // Issue 30 item 5, measured on real-2sp-en-overlap (chunked-overlap.test.ts): a chunk that starts 1 s before the
     // end of a sentence skips its last words (Whisper's first timestamp lands on the next sentence), so "curtain",
