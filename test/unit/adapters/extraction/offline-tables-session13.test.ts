@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { PositionedText } from '../../../../domain/extraction.js';
+import { extractOffline } from '../../../../adapters/extraction/offline-engine.js';
+import { documentOf, layoutPage, type Row } from '../../../helpers/positioned-text.js';
+
+/**
+ * Issue 29, item 3, session 13: line-item tables of the new tune prints (an Argentine invoicing library's eight-column
+ * table, a German DIN 5008 layout) and the two defects session 12 left (a total under the table read as a note of the
+ * last item, a discount line that is an item), each as a small page of positioned words (6 pt a character, rows 14 pt
+ * apart). Written from the layouts, not from any document's values.
+ */
+const text = (...rows: Row[]) => documentOf(layoutPage(rows));
+const items = (doc: PositionedText) =>
+  extractOffline(doc, []).items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value]);
+
+describe('session 13: a price header of two words whose second is an abbreviated "unit"', () => {
+  it.each([
+    ['Cantidad', 'Precio Unit.', 'Subtotal'],
+    ['Qté', 'Prix unit.', 'Montant'],
+    ['Quantità', 'Prezzo unit.', 'Importo'],
+  ])('"%s … %s": a price right-aligned under the abbreviation is the unit price', (qty, price, amount) => {
+    // The prices end under "Unit." (right-aligned in a cell as wide as the header): their middle is past the middle
+    // between the two header words, where an unnamed "unit" column would take them.
+    const doc = text(
+      [
+        [65, 'Producto'],
+        [232, qty],
+        [344, price],
+        [430, '% Bonif.'],
+        [490, amount],
+      ],
+      [
+        [65, 'Resma A4 75g'],
+        [238, '10,00'],
+        [416 - 6 * 9, '$1.000,00'],
+        [436, '0,00'],
+        [490, '$10.000,00'],
+      ],
+      [
+        [65, 'Cinta de embalaje'],
+        [244, '5,00'],
+        [416 - 6 * 7, '$200,00'],
+        [436, '0,00'],
+        [496, '$1.000,00'],
+      ],
+    );
+    expect(items(doc)).toEqual([
+      ['Resma A4 75g', '10.00', '1000.00', '10000.00'],
+      ['Cinta de embalaje', '5.00', '200.00', '1000.00'],
+    ]);
+  });
+});
