@@ -89,3 +89,48 @@ describe('session 13: a discount printed as a row of the table', () => {
     ]);
   });
 });
+
+describe('session 13: a total under the table is its end, not a note of the last item', () => {
+  const table: Row[] = [
+    [
+      [60, 'Description'],
+      [264, 'Units'],
+      [306, 'Price per one'],
+      [400, 'Total price'],
+    ],
+    [
+      [60, 'Item 1'],
+      [287, '32'],
+      [340, '$600.00'],
+      [396, '$19,200.00'],
+    ],
+    [
+      [60, 'Item 2'],
+      [287, '60'],
+      [344, '$50.00'],
+      [401, '$3,000.00'],
+    ],
+  ];
+  it.each([
+    ['Total with tax: $22,200.00', '22200.00'],
+    ['Total amount due: 22.200,00 €', '22200.00'],
+  ])('"%s" right under the last row is the total (its label is read, the table ends)', (line, total) => {
+    const doc = text(...table, [[340, line]]);
+    expect(items(doc)).toEqual([
+      ['Item 1', '32', '600.00', '19200.00'],
+      ['Item 2', '60', '50.00', '3000.00'],
+    ]);
+    expect(extractOffline(doc, ['total']).fields.total?.value).toBe(total);
+  });
+
+  it('a note with a rate under an item ("Tax: 0.2%") is still a note: the rows after it are read', () => {
+    const doc = text(...table.slice(0, 2), [[60, 'Tax: 0.2%']], table[2]!, null, [
+      [340, 'Total'],
+      [401, '$22,200.00'],
+    ]);
+    expect(items(doc)).toEqual([
+      ['Item 1', '32', '600.00', '19200.00'],
+      ['Item 2', '60', '50.00', '3000.00'],
+    ]);
+  });
+});
