@@ -134,3 +134,35 @@ describe('session 13: a total under the table is its end, not a note of the last
     ]);
   });
 });
+
+describe('session 13: a quantity printed with its unit word in its cell', () => {
+  it.each([
+    ['Quantity', '5.00 Units', 'Unit Price', '20.00', 'Amount', '100.00', '5.00'],
+    ['Cantidad', '10 unidades', 'Precio', '3,50', 'Importe', '35,00', '10'],
+    ['Menge', '2,5 Stunden', 'Einzelpreis', '80,00', 'Gesamtpreis', '200,00', '2.5'],
+    ['Quantité', '3 pièces', 'Prix unitaire', '12,00', 'Montant', '36,00', '3'],
+    ['Aantal', '4 stuks', 'Prijs', '2,25', 'Bedrag', '9,00', '4'],
+  ])('"%s" over "%s": the number is the quantity, the row is read', (qh, q, ph, p, ah, a, want) => {
+    const doc = text(
+      [
+        [40, 'Description'],
+        [250, qh],
+        [350, ph],
+        [470, ah],
+      ],
+      [
+        [40, 'Office desk'],
+        [250, q],
+        [350, p],
+        [470, a],
+      ],
+    );
+    const [row] = items(doc);
+    expect(row).toEqual([
+      'Office desk',
+      want,
+      String(Number(p.replace(',', '.')).toFixed(2)),
+      String(Number(a.replace(',', '.')).toFixed(2)),
+    ]);
+  });
+});
