@@ -304,6 +304,14 @@ export const LINE_ITEM_HEADERS: Readonly<Record<LineItemColumn, readonly string[
     'prix',
     'tarif',
     'precio unitario',
+    // A price header whose second word is "unit" cut short ("Precio Unit."): one name, or the "Unit." half is read as a
+    // column of its own that takes the right-aligned prices under it.
+    'precio unit.',
+    'precio unit',
+    'prix unit.',
+    'prix unit',
+    'prezzo unit.',
+    'prezzo unit',
     'precio',
     'p. unitario',
     'importe unitario',
@@ -404,6 +412,12 @@ export const LINE_ITEM_OTHER_HEADERS: readonly string[] = [
   'rem.',
   'gtin',
   'ean',
+  'u. medida',
+  'unidad de medida',
+  'bonif.',
+  'bonificación',
+  'alíc. iva',
+  'alícuota',
 ];
 
 /** What a `flow-extract` job reads, as its quote resolved it (a saved workflow's settings take precedence). */

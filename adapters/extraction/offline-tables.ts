@@ -56,6 +56,17 @@ function startsWithTotal(text: string): boolean {
   return ['subtotal', 'tax', 'total'].some((f) => findLabels(conceptOf(f), text).some((h) => h.start === 0));
 }
 
+/**
+ * A summary label, a colon and an amount that is no rate ("Total with tax: $22,200.00", "Total amount due: 22.200,00 €"):
+ * a line of the document's totals, not a note under an item ("Tax: 0.2%" is one).
+ */
+function summaryWithAmount(text: string, mark: DecimalMark | null): boolean {
+  const colon = text.indexOf(':');
+  if (colon < 0 || !(SUMMARY.test(text) || startsWithTotal(text))) return false;
+  const value = text.slice(colon + 1);
+  return !/%/u.test(value) && findAmounts(value, mark).length > 0;
+}
+
 /** Marks OCR reads from specks before a line's first word ("~ Net amount", "| Total"). */
 const LEADING_MARKS = /^(?:[|_~'‘’"`.,:;—–-]+\s+)+/u;
 
@@ -427,6 +438,8 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       let pendingY: number[] = [];
       let above = false;
       let prevY = boxes ? midY(lines[lastHeader]!.words[0]!.box) : 0;
+      /** How far the first row stands below the header. */
+      let firstGap = 0;
       const slot = boxes ? unnamedPriceSlot(lines.slice(first, lastHeader + 1), cols) : null;
       let j = lastHeader + 1;
       for (; j < lines.length; j++) {
@@ -434,7 +447,11 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (headerColumns(line) || (boxes && stackedHeader(lines, j, lh))) break;
         const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
         // A header row often stands further from its first row (its cell padding, a rule) than the rows from each other.
-        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * rh) break;
+        // Rows may stand as far apart as the first row stands from the header: a spacious layout's rows three row
+        // heights apart or more ("Nike Air Max … 53 EUR", then "Discount 1 -10 EUR" 29 pt lower in 9-pt type).
+        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 * rh : Math.max(3 * rh, Math.min(firstGap, 4.5 * rh))))
+          break;
+        if (j === lastHeader + 1) firstGap = y - prevY;
         const row = splitTimes(page, boxes ? rowByPosition(line, cols, lh) : rowByTokens(line, cols));
         let q = numberCell(page, row.quantity, mark);
         let u = numberCell(page, row.unit_price, mark);
@@ -464,13 +481,15 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         const desc =
           boxes && q.value === null && u.value === null && a.value === null ? phrase(line, row, lh) : row.description;
         // A note under an item ("GTIN: 4012345001235", "Notes: Replaced capacitor", "Tax: 0.2%"): part of the table,
-        // not of the item's description and not its end.
+        // not of the item's description and not its end. A summary label with an amount ("Total with tax: $22,200.00")
+        // is the table's end, read as a label below.
         if (
           q.value === null &&
           u.value === null &&
           (a.value === null || desc === undefined) &&
           (NOTE.test(line.text.trim()) || (desc === undefined && ITEM_ALLOWANCE.test(line.text))) &&
-          !SUMMARY_INSIDE.test(line.text.trim())
+          !SUMMARY_INSIDE.test(line.text.trim()) &&
+          !summaryWithAmount(line.text.trim().replace(LEADING_MARKS, ''), mark)
         ) {
           tableLines.add(`${page.page}:${line.start}`);
           prevY = y;

@@ -88,10 +88,13 @@ const readsAsText = (segs: readonly LineSegment[]) => {
 };
 
 /**
- * A unit printed in a table row beside its numbers ("2.0 j 250.00€", "3 Stk 4,50", "10 h"): one to three letters, no
- * other mark (so "Tel." or "rue" with a dot or beside no amount is not one).
+ * A unit printed in a table row beside its numbers ("2.0 j 250.00€", "3 Stk 4,50", "10 h", "10,00 unidades $1.000,00"):
+ * one to three letters, or a unit word of the six languages (pieces, hours, days, months), no other mark (so "Tel." or
+ * "rue" with a dot or beside no amount is not one).
  */
 const UNIT = /^(?:\p{L}{1,3}|m[²³23]|pz\.?|pce?s?)$/u;
+const UNIT_WORD =
+  /^(?:units?|unidad(?:es)?|unités?|unità|unidades|einheiten|stück|stck|pieces?|pièces?|pezzi|stuks?|hours?|hrs|horas?|heures?|ore|uren|stunden?|std\.?|days?|días?|jours?|giorni|dagen?|tage?|months?|mes(?:es)?|mois|monate?|mesi|maanden?|litres?|liters?|litros?|kgs?)$/iu;
 /** An amount with two decimals (or a rate): what a table row's numbers include. */
 const AMOUNT_LIKE = /\d[.,]\d{2}(?!\d)|\d%/u;
 
@@ -106,7 +109,7 @@ const onlyNumbers = (words: LineSegment['words']) => {
   if (lettered.length === 0) return true;
   const numbers = words.filter((w) => /\d/u.test(w.text) && !LETTER.test(w.text));
   return (
-    lettered.every((w) => UNIT.test(w.text)) &&
+    lettered.every((w) => UNIT.test(w.text) || UNIT_WORD.test(w.text)) &&
     numbers.length >= 2 &&
     numbers.length > lettered.length &&
     numbers.some((w) => AMOUNT_LIKE.test(w.text))

@@ -106,6 +106,20 @@ const ADS_RIGHT_FLAGGED_CEILING = 5;
  */
 const ADS_LINE_ITEMS_FLOOR = 0.9;
 
+/**
+ * Session 13 (s13-items): the four prints of other table shapes (committed, tune; erechnung's German DIN 5008 table,
+ * arca-factura-pdf's eight-column Spanish table, 45 items over two pages) as text PDFs. Line items measured at
+ * s13-items f8f7fbf: 60/60; on main before (2a4bd56) 6/54 (the Spanish tables' descriptions read apart from their
+ * numbers, their unit prices lost under "Unit.").
+ */
+const SESSION13_PRINTS = [
+  'de-erechnung-quickstart',
+  'de-erechnung-positionen',
+  'es-arca-a-productos',
+  'es-arca-b-larga',
+] as const;
+const SESSION13_LINE_ITEMS_FLOOR = 0.95;
+
 const runner = createFileOperationRunners()['flow-extract'];
 let work: string;
 let fetched: FetchedDocument[];
@@ -198,5 +212,13 @@ describe('flow-extract on real invoices (a small tune subset of bench/extraction
     expect(t.wrongWithoutOwnFlag, figures).toBeLessThanOrEqual(OWN_FLAG_MISSING_CEILING);
     expect(t.rightFlagged, figures).toBeLessThanOrEqual(ADS_RIGHT_FLAGGED_CEILING);
     expect(t.lines, `${figures}\nlines ${t.linesRight}/${t.linesAll}`).toBeGreaterThanOrEqual(ADS_LINE_ITEMS_FLOOR);
+  });
+
+  it('text_pdf, the session-13 prints of other table shapes: line items', async () => {
+    const prints = await fetchCorpus({ ids: [...SESSION13_PRINTS] });
+    const { scored, diffs } = await score(prints, 'text_pdf');
+    const t = totals(scored);
+    expect(t.documents, diffs).toBe(SESSION13_PRINTS.length);
+    expect(t.lines, `lines ${t.linesRight}/${t.linesAll}\n${diffs}`).toBeGreaterThanOrEqual(SESSION13_LINE_ITEMS_FLOOR);
   });
 });
