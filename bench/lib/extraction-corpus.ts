@@ -421,7 +421,11 @@ async function imageOnlyPdf(pngs: readonly Buffer[], dpi: number): Promise<Uint8
   return doc.save();
 }
 
-/** The path of a document in one form, made once and cached (`xml`, `image` and `text_pdf` are the fetched file itself). */
+/**
+ * The path of a document in one form, made once and cached (`xml`, `image` and `text_pdf` are the fetched file itself).
+ * Cached forms are kept under the document's id and the SHA-256 of its bytes, so two branches (or a document whose file
+ * changed) that use one id for different files never read each other's pages.
+ */
 export async function corpusForm(
   fetched: FetchedDocument,
   form: CorpusForm,
@@ -429,7 +433,17 @@ export async function corpusForm(
 ): Promise<string> {
   if (!formsOf(fetched.doc).includes(form)) throw new Error(`corpus: ${fetched.doc.id} has no ${form} form`);
   if (form === 'xml' || form === 'text_pdf' || form === 'image') return fetched.path;
-  const path = join(cacheDir, 'forms', FORMS_VERSION, fetched.doc.id, form === 'png' ? 'page-1.png' : 'scanned.pdf');
+  const digest = createHash('sha256')
+    .update(await readFile(fetched.path))
+    .digest('hex')
+    .slice(0, 16);
+  const path = join(
+    cacheDir,
+    'forms',
+    FORMS_VERSION,
+    `${fetched.doc.id}-${digest}`,
+    form === 'png' ? 'page-1.png' : 'scanned.pdf',
+  );
   if (existsSync(path)) return path;
   const bytes =
     form === 'png'
