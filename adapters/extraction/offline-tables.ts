@@ -438,8 +438,6 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       let pendingY: number[] = [];
       let above = false;
       let prevY = boxes ? midY(lines[lastHeader]!.words[0]!.box) : 0;
-      /** How far the first row stands below the header. */
-      let firstGap = 0;
       const slot = boxes ? unnamedPriceSlot(lines.slice(first, lastHeader + 1), cols) : null;
       let j = lastHeader + 1;
       for (; j < lines.length; j++) {
@@ -447,11 +445,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (headerColumns(line) || (boxes && stackedHeader(lines, j, lh))) break;
         const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
         // A header row often stands further from its first row (its cell padding, a rule) than the rows from each other.
-        // Rows may stand as far apart as the first row stands from the header: a spacious layout's rows three row
-        // heights apart or more ("Nike Air Max … 53 EUR", then "Discount 1 -10 EUR" 29 pt lower in 9-pt type).
-        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 * rh : Math.max(3 * rh, Math.min(firstGap, 4.5 * rh))))
-          break;
-        if (j === lastHeader + 1) firstGap = y - prevY;
+        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * rh) break;
         const row = splitTimes(page, boxes ? rowByPosition(line, cols, lh) : rowByTokens(line, cols));
         let q = numberCell(page, row.quantity, mark);
         let u = numberCell(page, row.unit_price, mark);

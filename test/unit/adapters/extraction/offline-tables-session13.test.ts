@@ -51,45 +51,6 @@ describe('session 13: a price header of two words whose second is an abbreviated
   });
 });
 
-describe('session 13: a discount printed as a row of the table', () => {
-  it('"Discount 1 -10 EUR" under the items, with quantity and a negative amount in their columns, is an item', () => {
-    // A layout of an npm invoicing library: "Description Quantity Subtotal", the amount followed by its currency code,
-    // a discount as a row of its own, the totals right-aligned below. Its rows stand three row heights apart (42 pt
-    // here, the words 10 pt high), as far as the first row stands from the header.
-    const doc = text(
-      [
-        [30, 'Description'],
-        [330, 'Quantity'],
-        [490, 'Subtotal'],
-      ],
-      null,
-      null,
-      [
-        [30, 'Nike Air Max'],
-        [330, '1'],
-        [490, '53 EUR'],
-      ],
-      null,
-      null,
-      [
-        [30, 'Discount'],
-        [330, '1'],
-        [490, '-10 EUR'],
-      ],
-      null,
-      null,
-      [
-        [330, 'Total without VAT'],
-        [490, '43 EUR'],
-      ],
-    );
-    expect(items(doc)).toEqual([
-      ['Nike Air Max', '1', null, '53'],
-      ['Discount', '1', null, '-10'],
-    ]);
-  });
-});
-
 describe('session 13: a total under the table is its end, not a note of the last item', () => {
   const table: Row[] = [
     [
