@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer, connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { temporal } from '@temporalio/proto';
@@ -13,6 +16,11 @@ const KEYWORD = 2 as temporal.api.enums.v1.IndexedValueType;
  * Temporal's time-skipping test server (installed by `scripts/setup.sh --tests`, test/tools/temporal-test-server.ts)
  * with the platform's search attributes registered: timers and activity retry back-offs of hours pass in
  * milliseconds while the test waits on a workflow's result, so a workflow's paths run in seconds with stub activities.
+ *
+ * The server is started here, not by `TestWorkflowEnvironment.createTimeSkipping`: the SDK gives the process it starts
+ * five seconds to accept a connection (a fixed budget in sdk-core's ephemeral server), and this server is a JVM, which
+ * on a busy 2-core CI machine took longer ("ephemeral server at 127.0.0.1:38613 did not start within 5s"). Here the
+ * wait ends when the server accepts a connection, or when its process exits (its output is in the error).
  */
 export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment> {
   try {
@@ -20,9 +28,22 @@ export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment
   } catch {
     // already installed in this test process
   }
-  const env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: testServerLauncher() } },
-  });
+  const server = await startTestServer();
+  let env: TestWorkflowEnvironment;
+  try {
+    env = await onTimeSkippingServer(server.address);
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+  const teardown = env.teardown.bind(env);
+  env.teardown = async () => {
+    try {
+      await teardown();
+    } finally {
+      await server.stop();
+    }
+  };
   oneResultAtATime(env);
   // The test server answers AddSearchAttributes (not ListSearchAttributes): register them all on its fresh namespace.
   await env.connection.operatorService.addSearchAttributes({
@@ -30,6 +51,70 @@ export async function timeSkippingEnvironment(): Promise<TestWorkflowEnvironment
     searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTE_NAMES.map((name) => [name, KEYWORD])),
   });
   return env;
+}
+
+/**
+ * A time-skipping environment on a test server already running at `address`. The SDK's public constructors either
+ * start the server themselves (with the five-second budget above) or connect without the test service (no time
+ * skipping); its own `create`, which both call, takes an existing server with the test service. It is private in the
+ * typings only, so it is called through this one cast (the SDK version is pinned by the lockfile, and the tests of this
+ * environment fail at once if it changes).
+ */
+async function onTimeSkippingServer(address: string): Promise<TestWorkflowEnvironment> {
+  const sdk = TestWorkflowEnvironment as unknown as {
+    create(opts: {
+      server: { type: 'existing' };
+      supportsTimeSkipping: boolean;
+      address: string;
+    }): Promise<TestWorkflowEnvironment>;
+  };
+  return sdk.create({ server: { type: 'existing' }, supportsTimeSkipping: true, address });
+}
+
+/** The test server's launcher on a free port, once it accepts connections. */
+async function startTestServer(): Promise<{ address: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(testServerLauncher(), [String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `the time-skipping test server exited (${child.exitCode ?? child.signalCode}) before it listened:\n${output}`,
+      );
+    if (await accepts(port)) return { address: `127.0.0.1:${port}`, stop };
+    await Promise.race([sleep(100), exited]);
+  }
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => probe.listen(0, '127.0.0.1', resolve).once('error', reject));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /**
