@@ -119,7 +119,8 @@ function appWithMiddleware(deps: AppDeps): { app: Koa<AppState>; metrics: Platfo
   metrics.attachDatabaseGauges(metricsGaugeSource(deps.db));
   app.use(metricsMiddleware(metrics));
   app.use(errorMiddleware(deps.logger));
-  app.use(metricsEndpoint(metrics, deps.config.metrics.token)); // GET /metrics here only behind METRICS_TOKEN
+  // GET /metrics here only behind METRICS_TOKEN (without it the path is not served here: no middleware at all).
+  if (deps.config.metrics.token !== undefined) app.use(metricsEndpoint(metrics, deps.config.metrics.token));
   app.use(securityHeaders());
   app.use(x402Cors()); // CORS for browser wallets on /x402's paid routes and public documents only
   app.use(mcpCors()); // and for browser-based MCP clients on /mcp (credential-free; the payment rides in the JSON-RPC body)

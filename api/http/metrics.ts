@@ -11,6 +11,19 @@ import { nameRequestSpan } from '../../adapters/tracing/tracing.js';
  * `ctx.state.x402Outcome`.
  */
 export function metricsMiddleware(metrics: PlatformMetrics): Middleware<AppState> {
+  // The request counter and the duration histogram of each label set, looked up once (prom-client hashes and checks a
+  // labels object on every call otherwise). Label sets are bounded: the route templates, methods and statuses served.
+  const series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
+  const seriesOf = (iface: string, route: string, method: string, status: number) => {
+    const key = `${iface} ${method} ${status} ${route}`;
+    let found = series.get(key);
+    if (!found) {
+      const labels = { interface: iface, route, method, status: String(status) };
+      found = { requests: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) };
+      series.set(key, found);
+    }
+    return found;
+  };
   return async (ctx, next) => {
     const started = performance.now();
     try {
@@ -18,10 +31,10 @@ export function metricsMiddleware(metrics: PlatformMetrics): Middleware<AppState
     } finally {
       const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
       const route = typeof matched === 'string' ? matched : (ctx.state.route ?? 'unmatched');
-      const labels = { interface: ctx.state.iface ?? 'root', route, method: ctx.method, status: String(ctx.status) };
       nameRequestSpan(ctx.method, route);
-      metrics.httpRequests.inc(labels);
-      metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);
+      const { requests, duration } = seriesOf(ctx.state.iface ?? 'root', route, ctx.method, ctx.status);
+      requests.inc();
+      duration.observe((performance.now() - started) / 1000);
       if (ctx.state.x402Outcome) metrics.x402Payments.inc({ route, outcome: ctx.state.x402Outcome });
     }
   };
