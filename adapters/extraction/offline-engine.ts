@@ -150,6 +150,9 @@ function adjacentMarkers(page: PageText): CurrencyMatch[] {
   );
 }
 
+/** A `$` that is not a US dollar (see documentCurrency): counted as a currency, never given as one. */
+const UNKNOWN_DOLLAR = '$';
+
 /**
  * The document's currency: a "Currency" label is read by the field itself; here the markers next to amounts. ISO
  * codes win; a symbol naming one currency (€, £) counts as it; `$` counts as USD unless a dollar code is written or
@@ -169,8 +172,10 @@ function documentCurrency(pages: readonly PageText[]): ExtractedValue {
         ? named[0]!
         : m.codes.length === 1
           ? m.codes[0]!
-          : m.raw === '$' && dollarIsUsd
-            ? 'USD'
+          : m.raw === '$'
+            ? dollarIsUsd
+              ? 'USD'
+              : UNKNOWN_DOLLAR
             : null;
     if (code) found.push({ code, page, m });
   }
@@ -181,7 +186,8 @@ function documentCurrency(pages: readonly PageText[]): ExtractedValue {
   const sure = found.filter((f) => !section(f));
   const counted = sure.length > 0 ? sure : found;
   const distinct = new Set(counted.map((f) => f.code));
-  if (distinct.size !== 1) return empty();
+  // A peso's "$" is a currency of its own beside any other, but not one that can be named.
+  if (distinct.size !== 1 || distinct.has(UNKNOWN_DOLLAR)) return empty();
   const f = counted[0]!;
   return { value: f.code, evidence: evidenceOf(f.page, f.m.index, f.m.index + f.m.raw.length), confidence: 0.7 };
 }
