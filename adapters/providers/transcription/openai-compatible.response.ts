@@ -51,6 +51,8 @@ const segmentSchema = z.object({
 export const verboseTranscriptionSchema = z.object({
   language: z.string().optional(),
   duration: seconds,
+  /** The whole transcript (whisper-1 writes it with its spaces; its words carry none). */
+  text: z.string().optional(),
   segments: z.array(segmentSchema).default([]),
   words: z.array(wordSchema).optional(),
 });
@@ -99,8 +101,10 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
   }));
   const wireWords: WireWord[] = answer.words ?? answer.segments.flatMap((s) => s.words ?? []);
   // A faster-whisper server keeps each word's leading space (" USB", "-C", " is", " -5"): each word then says whether
-  // it had one (spaced). whisper-1 gives no word a space: the server cannot say, and the hyphen alone decides.
+  // it had one (spaced). whisper-1 gives no word a space, but its answer's text has them: each word is found there in
+  // order, and the character before it says. Where the text stops holding the words, the hyphen alone decides.
   const keepsSpaces = wireWords.some((w) => /^\s/u.test(w.word));
+  const spacedInText = keepsSpaces ? null : spacesFromText(answer.text, wireWords);
   const pieces = wireWords
     .map((w) => ({ w, text: w.word.trim() }))
     .filter(({ text }) => text.length > 0)
@@ -111,7 +115,8 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
       const segment = own === undefined ? segments.find((s) => middle >= s.start && middle <= s.end) : undefined;
       const confidence = round4(own ?? segment?.confidence ?? 1);
       const word: TranscriptWord = { start: w.start, end, word: text, confidence };
-      return keepsSpaces ? { ...word, spaced: /^\s/u.test(w.word) } : word;
+      const spaced = keepsSpaces ? /^\s/u.test(w.word) : spacedInText?.get(w);
+      return spaced === undefined ? word : { ...word, spaced };
     })
     .sort((a, b) => a.start - b.start);
   // Whole words (domain/transcript-words.ts): "USB-C" given as " USB", "-C" is one word, " is", " -5" two.
@@ -130,3 +135,22 @@ export function parseVerboseTranscription(body: string, requestedLanguage?: stri
 }
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/**
+ * Whether each word stood after a space (or at the start) in the answer's text, found there in the order given; none
+ * once a word is not found (the text and the words disagree from there on).
+ */
+function spacesFromText(text: string | undefined, words: readonly WireWord[]): Map<WireWord, boolean> | null {
+  if (text === undefined) return null;
+  const found = new Map<WireWord, boolean>();
+  let at = 0;
+  for (const w of words) {
+    const word = w.word.trim();
+    if (word.length === 0) continue;
+    const i = text.indexOf(word, at);
+    if (i < 0) break;
+    found.set(w, i === 0 || /\s/u.test(text[i - 1]!));
+    at = i + word.length;
+  }
+  return found;
+}

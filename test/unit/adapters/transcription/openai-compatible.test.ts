@@ -165,14 +165,15 @@ describe('OpenAI-compatible transcription provider', () => {
       { start: 0, end: 2.1, text: 'The quick brown fox.' },
       { start: 2.4, end: 3.9, text: 'Jumps over.' },
     ]);
-    // No per-word probability from OpenAI: each word gets exp(avg_logprob) of its segment (0.8 and 0.6 here).
+    // No per-word probability from OpenAI: each word gets exp(avg_logprob) of its segment (0.8 and 0.6 here). Each is
+    // found in the answer's text after a space (or at its start): spaced.
     expect(t.words).toEqual([
-      { start: 0, end: 0.32, word: 'The', confidence: 0.8 },
-      { start: 0.32, end: 0.7, word: 'quick', confidence: 0.8 },
-      { start: 0.7, end: 1.1, word: 'brown', confidence: 0.8 },
-      { start: 1.1, end: 2.1, word: 'fox', confidence: 0.8 },
-      { start: 2.4, end: 3, word: 'Jumps', confidence: 0.6 },
-      { start: 3, end: 3.9, word: 'over', confidence: 0.6 },
+      { start: 0, end: 0.32, word: 'The', confidence: 0.8, spaced: true },
+      { start: 0.32, end: 0.7, word: 'quick', confidence: 0.8, spaced: true },
+      { start: 0.7, end: 1.1, word: 'brown', confidence: 0.8, spaced: true },
+      { start: 1.1, end: 2.1, word: 'fox', confidence: 0.8, spaced: true },
+      { start: 2.4, end: 3, word: 'Jumps', confidence: 0.6, spaced: true },
+      { start: 3, end: 3.9, word: 'over', confidence: 0.6, spaced: true },
     ]);
   });
 
@@ -451,11 +452,39 @@ describe('verbose_json mapping', () => {
       ['USB-C', true],
     ]);
     expect(joinWords(spaced, 'en')).toBe('It is -5 on USB-C');
-    // whisper-1 gives no word a space: the server cannot say, and the words carry no spaced (the hyphen rule guesses).
+    // whisper-1 gives no word a space and no text to find them in: the words carry no spaced (the hyphen rule guesses).
     expect(parse(['It', 'is', 'USB', '-C']).map((w) => [w.word, 'spaced' in w])).toEqual([
       ['It', false],
       ['is', false],
       ['USB-C', false],
+    ]);
+  });
+
+  it("whisper-1: a word with no space of its own is found in the answer's text, which says whether a space came before it", () => {
+    const answer = (text: string, list: string[]) =>
+      parseVerboseTranscription(
+        JSON.stringify({
+          language: 'english',
+          duration: 5,
+          text,
+          segments: [{ start: 0, end: 5, text: ` ${text}` }],
+          words: list.map((word, i) => ({ word, start: i * 0.5, end: i * 0.5 + 0.4 })),
+        }),
+      ).words;
+    const words = answer('It is -5 on USB-C.', ['It', 'is', '-5', 'on', 'USB', '-C']);
+    expect(words.map((w) => [w.word, w.spaced])).toEqual([
+      ['It', true],
+      ['is', true],
+      ['-5', true],
+      ['on', true],
+      ['USB-C', true],
+    ]);
+    expect(joinWords(words, 'en')).toBe('It is -5 on USB-C');
+    // A text that does not hold the words in order says nothing: from there on the hyphen rule guesses, as before.
+    const lost = answer('something else entirely', ['It', 'is', '-5']);
+    expect(lost.map((w) => [w.word, 'spaced' in w])).toEqual([
+      ['It', false],
+      ['is-5', false],
     ]);
   });
 
