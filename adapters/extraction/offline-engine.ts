@@ -123,17 +123,11 @@ export function documentDateOrder(pages: readonly PageText[], currency: string |
   if (dmyOnly && mdyOnly) return null;
   if (numeric.length > 0 && numeric.every((d) => d.separator === '.')) return 'dmy';
   if (currency) return dateOrderOfCurrency(currency);
-  return writesDecimalCommas(pages) ? 'dmy' : null;
-}
-
-/**
- * Amounts written with a decimal comma ("2.470,00", "12,50") and none with a decimal point: the writing of the
- * countries that put the day first (no country writing month-first dates writes decimal commas), and never a US
- * dollar amount.
- */
-function writesDecimalCommas(pages: readonly PageText[]): boolean {
+  // Amounts written with a decimal comma ("2.470,00", "12,50") and none with a decimal point: the writing of the
+  // countries that put the day first (no country writing month-first dates writes decimal commas).
   const decimals = pages.flatMap((p) => findAmounts(p.text)).map((a) => /([.,])\d{1,2}$/u.exec(a.raw)?.[1]);
-  return decimals.some((d) => d === ',') && !decimals.includes('.');
+  const commas = decimals.filter((d) => d === ',').length;
+  return commas >= 1 && !decimals.includes('.') ? 'dmy' : null;
 }
 
 /** Currency markers written next to an amount ("€ 12.00", "12,00 EUR", "$5"). */
@@ -150,20 +144,15 @@ function adjacentMarkers(page: PageText): CurrencyMatch[] {
   );
 }
 
-/** A `$` that is not a US dollar (see documentCurrency): counted as a currency, never given as one. */
-const UNKNOWN_DOLLAR = '$';
-
 /**
  * The document's currency: a "Currency" label is read by the field itself; here the markers next to amounts. ISO
- * codes win; a symbol naming one currency (€, £) counts as it; `$` counts as USD unless a dollar code is written or
- * the amounts are written with decimal commas (a peso's "$1.210,00": ARS, CLP, COP …, no guess); a symbol naming
- * several (¥, kr) only confirms a code. More than one currency → null.
+ * codes win; a symbol naming one currency (€, £) counts as it; `$` counts as USD unless a dollar code is written; a
+ * symbol naming several (¥, kr) only confirms a code. More than one currency → null.
  */
 function documentCurrency(pages: readonly PageText[]): ExtractedValue {
   const found: { code: string; page: PageText; m: CurrencyMatch }[] = [];
   const marks = pages.flatMap((page) => adjacentMarkers(page).map((m) => ({ page, m })));
   const codes = new Set(marks.filter((x) => x.m.isCode).map((x) => x.m.codes[0]!));
-  const dollarIsUsd = !writesDecimalCommas(pages);
   for (const { page, m } of marks) {
     const named = m.codes.filter((c) => codes.has(c));
     const code = m.isCode
@@ -173,9 +162,7 @@ function documentCurrency(pages: readonly PageText[]): ExtractedValue {
         : m.codes.length === 1
           ? m.codes[0]!
           : m.raw === '$'
-            ? dollarIsUsd
-              ? 'USD'
-              : UNKNOWN_DOLLAR
+            ? 'USD'
             : null;
     if (code) found.push({ code, page, m });
   }
@@ -186,8 +173,7 @@ function documentCurrency(pages: readonly PageText[]): ExtractedValue {
   const sure = found.filter((f) => !section(f));
   const counted = sure.length > 0 ? sure : found;
   const distinct = new Set(counted.map((f) => f.code));
-  // A peso's "$" is a currency of its own beside any other, but not one that can be named.
-  if (distinct.size !== 1 || distinct.has(UNKNOWN_DOLLAR)) return empty();
+  if (distinct.size !== 1) return empty();
   const f = counted[0]!;
   return { value: f.code, evidence: evidenceOf(f.page, f.m.index, f.m.index + f.m.raw.length), confidence: 0.7 };
 }
