@@ -1,19 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../adapters/infra/embedded-postgres.js';
+import { freePort } from '../../support/server-plan.js';
 
-/** A free loopback TCP port, as the kernel hands out an ephemeral one. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.once('error', reject);
-  });
-}
+/** A free loopback TCP port (support/server-plan.ts), for the helpers and tests that start their own servers. */
+export { freePort };
 
 /**
  * A PostgreSQL server of one test file's own (NOT the run's shared server from test/global-setup.ts, which other

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer, connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { temporal } from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { isPortOpen } from '../../adapters/infra/net.js';
 import { SEARCH_ATTRIBUTE_NAMES } from '../../domain/search-attributes.js';
+import { freePort } from '../../support/server-plan.js';
 import { testServerLauncher } from '../tools/temporal-test-server.js';
 
 /** `IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD`, as adapters/infra/temporal-dev-server.ts registers them. */
@@ -93,28 +94,9 @@ async function startTestServer(): Promise<{ address: string; stop(): Promise<voi
       throw new Error(
         `the time-skipping test server exited (${child.exitCode ?? child.signalCode}) before it listened:\n${output}`,
       );
-    if (await accepts(port)) return { address: `127.0.0.1:${port}`, stop };
+    if (await isPortOpen('127.0.0.1', port)) return { address: `127.0.0.1:${port}`, stop };
     await Promise.race([sleep(100), exited]);
   }
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => probe.listen(0, '127.0.0.1', resolve).once('error', reject));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /**
