@@ -125,7 +125,7 @@ interface Num {
 function num(name: string, v: ExtractedValue | undefined): Num | null {
   const s = v?.value;
   if (s == null || !PLAIN_DECIMAL.test(s)) return null;
-  return { name, value: Number(s), decimals: s.split('.')[1]?.length ?? 0, text: s };
+  return { name, ...printedFigure(s), text: s };
 }
 
 /** Half a unit of the last printed decimal: how far a correctly rounded printed value may be from the exact one. */
@@ -612,6 +612,12 @@ export const printedRates = (text: string): number[] =>
 /** A figure as printed: its value and its number of decimals. */
 export type PrintedFigure = { value: number; decimals: number };
 
+/** A plain decimal ("37.62", "100") as a printed figure. */
+export const printedFigure = (plain: string): PrintedFigure => ({
+  value: Number(plain),
+  decimals: plain.split('.')[1]?.length ?? 0,
+});
+
 /** `tax` is `rate` % of `base`, to the rounding of the two figures as printed (their decimals). */
 export const isRateOf = (rate: number, base: PrintedFigure, tax: PrintedFigure): boolean =>
   Math.abs((base.value * rate) / 100 - tax.value) <= half(tax) + (rate / 100) * half(base) + EPSILON;
@@ -885,10 +891,8 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
       const page = pageOf(document, v);
       if (!page || v.evidence?.source === 'xml') continue;
       const onOthers = snippetStarts(page, v.evidence!).some((at) => {
-        const lineStart = page.text.lastIndexOf('\n', at - 1) + 1;
-        const lineEnd = page.text.indexOf('\n', at);
-        const line = page.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
-        return nameContains(line, other.value) && !(own && nameContains(line, own.value));
+        const line = lineAround(page.text, at);
+        return nameContains(line.text, other.value) && !(own && nameContains(line.text, own.value));
       });
       if (onOthers)
         out.push({
@@ -907,6 +911,14 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
       fields: [sellerVatId.f, buyerVatId.f],
     });
   return out;
+}
+
+/** The text line holding offset `at` of `text`: its start, its end (before its newline) and its text. */
+function lineAround(text: string, at: number): { start: number; end: number; text: string } {
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const newline = text.indexOf('\n', at);
+  const end = newline < 0 ? text.length : newline;
+  return { start, end, text: text.slice(start, end) };
 }
 
 /** A VAT id without its spaces and punctuation, upper case. */
@@ -1064,8 +1076,7 @@ function notAnInvoiceNumber(document: PositionedText, v: ExtractedValue, value: 
   if (!page) return null;
   const at = snippetStarts(page, v.evidence!)[0];
   if (at === undefined) return null;
-  const lineStart = page.text.lastIndexOf('\n', at - 1) + 1;
-  const lineEnd = page.text.indexOf('\n', at) < 0 ? page.text.length : page.text.indexOf('\n', at);
+  const { start: lineStart, end: lineEnd } = lineAround(page.text, at);
   // What labels the value: the text before it in its block's line (or the line above when nothing is before it).
   const where = blockAt(page, at);
   let before = where ? page.text.slice(where.block.segments[where.segment]!.start, at) : page.text.slice(lineStart, at);

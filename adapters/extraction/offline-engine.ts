@@ -15,7 +15,7 @@ import {
   type PageText,
   type PositionedText,
 } from '../../domain/extraction.js';
-import { isRateOf, printedRates, taxOfVatRows } from '../../domain/extraction-checks.js';
+import { isRateOf, printedFigure, printedRates, taxOfVatRows } from '../../domain/extraction-checks.js';
 import {
   dateOrderOfCurrency,
   findAmounts,
@@ -788,8 +788,7 @@ function withoutRatedBase(text: string, amounts: AmountMatch[]): AmountMatch[] {
  */
 function isRatedBase(before: string, base: string, tax: string): boolean {
   const rate = printedRates(before).at(-1);
-  const figure = (v: string) => ({ value: Number(v), decimals: v.split('.')[1]?.length ?? 0 });
-  return rate !== undefined && Number(base) > 0 && isRateOf(rate, figure(base), figure(tax));
+  return rate !== undefined && Number(base) > 0 && isRateOf(rate, printedFigure(base), printedFigure(tax));
 }
 
 /** The amount is all the text holds but for currency markers and marks ("5", "EUR 5", "5 €"). */

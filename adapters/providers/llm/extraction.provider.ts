@@ -12,6 +12,7 @@ import {
   type PageText,
   type PositionedText,
   type ValueKind,
+  unionBox,
 } from '../../../domain/extraction.js';
 import { SUM_SEPARATOR } from '../../../domain/extraction-evidence.js';
 import { conceptOf } from '../../../domain/extraction-lexicon.js';
@@ -188,14 +189,7 @@ class AnswerReader {
     const hits = named ? parts.map((p) => (p ? this.index(named).find(p) : null)) : [];
     if (!named || hits.some((h) => !h)) return { page, snippet: parts.join(SUM_SEPARATOR), box: null };
     const boxes = hits.map((h) => h!.box);
-    const box = boxes.every((b) => b !== null)
-      ? {
-          x0: Math.min(...boxes.map((b) => b!.x0)),
-          y0: Math.min(...boxes.map((b) => b!.y0)),
-          x1: Math.max(...boxes.map((b) => b!.x1)),
-          y1: Math.max(...boxes.map((b) => b!.y1)),
-        }
-      : null;
+    const box = boxes.every((b): b is Box => b !== null) ? unionBox(boxes) : null;
     return { page, snippet: hits.map((h) => h!.snippet).join(SUM_SEPARATOR), box };
   }
 
