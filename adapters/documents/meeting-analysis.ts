@@ -1,4 +1,5 @@
-import { joinWholeWords, PARAGRAPH_PAUSE_SECONDS, type TranscriptJson } from './transcript-formats.js';
+import { joinWholeWords } from '../../domain/transcript-words.js';
+import { PARAGRAPH_PAUSE_SECONDS, type TranscriptJson } from './transcript-formats.js';
 
 /**
  * Pure analysis of a speaker-labelled transcript for the meeting document (meeting-document.ts): speakers with talk

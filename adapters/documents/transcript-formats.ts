@@ -17,8 +17,6 @@ import type {
  * hyphenated word the engine gave in pieces is one word, domain/transcript-words.ts).
  */
 
-export { joinWholeWords };
-
 export type LabelledSegment = TranscriptSegment & { speaker?: string };
 export type LabelledWord = TranscriptWord & { speaker?: string };
 export type LabelledTranscript = Omit<Transcript, 'segments' | 'words'> & {

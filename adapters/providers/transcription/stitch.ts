@@ -21,8 +21,8 @@ import type { Transcript, TranscriptSegment, TranscriptWord } from './transcript
  * - Words end up in time order (starts never decrease), inside [0, duration], each with end >= start.
  * - A segment keeps the words assigned to it (those whose middle it covers, else the nearest segment of its chunk);
  *   its bounds become its first word's start and last word's end, and its text is rebuilt from its words when some
- *   were dropped (joined as text is written: domain/transcript-words.ts). A segment left without words is dropped. A chunk without words (an engine without word timings)
- *   keeps the segments whose middle it owns.
+ *   were dropped (joined as text is written: domain/transcript-words.ts). A segment left without words is dropped. A
+ *   chunk without words (an engine without word timings) keeps the segments whose middle it owns.
  * - The language is the one of the most words (the earliest chunk's on a tie, or when there are no words).
  */
 
