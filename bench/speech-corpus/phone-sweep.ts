@@ -5,7 +5,10 @@
  * and the merge relative to the clusters' own levels (lowThreshold, relative) below the threshold. Session 14: a small
  * speaker unlike everyone else kept (strangerMax, strangerRelative); the earlier sweeps run with it off, as they were.
  *
- *   npx tsx bench/speech-corpus/phone-sweep.ts ENGINE_KEY
+ *   npx tsx bench/speech-corpus/phone-sweep.ts ENGINE_KEY [--s14]
+ *
+ * --s14: session 14's set alone (PHONE_TUNE_SETS.s14: 4 two- and 8 four-speaker calls, built after the rule was
+ * chosen on the other 54 files, to check it on calls it was not chosen on).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -15,14 +18,16 @@ import {
   type SpeakerRegions,
 } from '../../adapters/providers/transcription/speakers.js';
 import { diarizationErrorRate } from '../../support/der.js';
-import { loadPhoneTuneCorpus, loadSpeechCorpus, telephoneCopy, type Conversation } from './corpus.js';
+import { loadPhoneTuneCorpus, loadSpeechCorpus, PHONE_TUNE_SETS, telephoneCopy, type Conversation } from './corpus.js';
 
 const key = process.argv[2]!;
 const files: { c: Conversation; regions: SpeakerRegions }[] = [];
-for (const c of [
-  ...(await loadPhoneTuneCorpus()),
-  ...(await loadSpeechCorpus()).filter((x) => x.split === 'tune').map(telephoneCopy),
-]) {
+for (const c of process.argv.includes('--s14')
+  ? await loadPhoneTuneCorpus(undefined, PHONE_TUNE_SETS.s14)
+  : [
+      ...(await loadPhoneTuneCorpus()),
+      ...(await loadSpeechCorpus()).filter((x) => x.split === 'tune').map(telephoneCopy),
+    ]) {
   const cache = c.path.replace(/\.wav$/, `.engine-${key}.json`);
   if (existsSync(cache))
     files.push({ c, regions: (JSON.parse(await readFile(cache, 'utf8')) as { regions: SpeakerRegions }).regions });
