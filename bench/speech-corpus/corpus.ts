@@ -742,12 +742,48 @@ export interface PhoneConversationSpec extends ConversationSpec {
   noiseDb?: number;
 }
 
+/**
+ * An extra phone-band tune set: its plan's seed, how many files of each speaker count, and its files' id prefix. The
+ * session-12 set (`phone-tune-…`, 40 files) and session 14's (`s14-phone-…`, more 4-speaker calls, where the held-out
+ * phone band still under-counted).
+ */
+export interface PhoneTuneSet {
+  name: string;
+  seed: number;
+  counts: readonly (readonly [speakers: number, files: number])[];
+  idPrefix: string;
+}
+
+export const PHONE_TUNE_SETS: Readonly<Record<'s12' | 's14', PhoneTuneSet>> = Object.freeze({
+  s12: {
+    name: 'phone-tune',
+    seed: 401,
+    counts: [
+      [1, 4],
+      [2, 14],
+      [3, 12],
+      [4, 10],
+    ],
+    idPrefix: 'phone-tune',
+  },
+  s14: {
+    name: 's14-phone-tune',
+    seed: 1401,
+    counts: [
+      [2, 4],
+      [4, 8],
+    ],
+    idPrefix: 's14-phone',
+  },
+});
+
 /** The extra tune set's plan: tune voices only (splitOf), drawn from its own seed; mostly 2–4 speakers. */
 export function phoneTunePlan(
   voices: readonly { id: string; group: string; onlyIn?: string }[],
+  set: PhoneTuneSet = PHONE_TUNE_SETS.s12,
 ): PhoneConversationSpec[] {
   const pool = voices.filter((v) => !v.onlyIn && splitOf(v.group) === 'tune').map((v) => v.id);
-  const random = seededRandom(401);
+  const random = seededRandom(set.seed);
   const pick = (k: number) => {
     const left = [...pool];
     return Array.from({ length: k }, () => left.splice(Math.floor(random() * left.length), 1)[0]!);
@@ -755,18 +791,12 @@ export function phoneTunePlan(
   const channels = Object.keys(PHONE_CHANNELS);
   const styles = ['long', 'mixed', 'listener'] as const;
   const specs: PhoneConversationSpec[] = [];
-  const counts: [number, number][] = [
-    [1, 4],
-    [2, 14],
-    [3, 12],
-    [4, 10],
-  ];
   let n = 0;
-  for (const [speakers, files] of counts)
+  for (const [speakers, files] of set.counts)
     for (let f = 0; f < files; f++, n++) {
       const turnStyle = speakers === 1 ? 'long' : styles[f % 3]!;
       specs.push({
-        id: `phone-tune-${speakers}sp-${f + 1}`,
+        id: `${set.idPrefix}-${speakers}sp-${f + 1}`,
         voices: pick(speakers),
         turns: 4 + 3 * speakers + Math.floor(random() * 6) + (turnStyle === 'long' ? 0 : 6),
         overlap: f % 2 === 1,
@@ -787,14 +817,15 @@ export function phoneTunePlan(
  */
 export async function loadPhoneTuneCorpus(
   log: (line: string) => void = (l) => process.stderr.write(`[speech-corpus] ${l}\n`),
+  set: PhoneTuneSet = PHONE_TUNE_SETS.s12,
 ): Promise<(Conversation & { channel: string; turnStyle: string })[]> {
   const { sourcesText, voicesText, voices } = await manifests();
-  const specs = phoneTunePlan(voices);
+  const specs = phoneTunePlan(voices, set);
   const key = createHash('sha256')
-    .update(`phone-tune 1\n${sourcesText}\n${voicesText}\n${JSON.stringify(specs)}\n${JSON.stringify(PHONE_CHANNELS)}`)
+    .update(`${set.name} 1\n${sourcesText}\n${voicesText}\n${JSON.stringify(specs)}\n${JSON.stringify(PHONE_CHANNELS)}`)
     .digest('hex')
     .slice(0, 12);
-  const out = join(cacheRoot(), `speech-phone-tune-${key}`);
+  const out = join(cacheRoot(), `speech-${set.name}-${key}`);
   const index = join(out, 'corpus.json');
   if (existsSync(index))
     return JSON.parse(await readFile(index, 'utf8')) as (Conversation & { channel: string; turnStyle: string })[];
