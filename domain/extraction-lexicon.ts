@@ -944,6 +944,8 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'base ht',
       'base imponible',
       'total sin iva',
+      // An Argentine print's net amount ("Importe Neto Gravado: $10.530,00").
+      'importe neto gravado',
       'importe neto',
       'subtotal sin iva',
       'totale imponibile',

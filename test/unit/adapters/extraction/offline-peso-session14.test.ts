@@ -217,3 +217,14 @@ describe('the checks: a currency any engine read from a bare `$` agrees with the
     expect(flagged(plain('Invoice', 'Total: 1.234,56 $'), answer('ARS', '1.234,56 $'))).toEqual(['currency']);
   });
 });
+
+describe("offline engine: an Argentine print's totals (session 14)", () => {
+  it('"Importe Neto Gravado" labels the subtotal, not the VAT row under it', () => {
+    const r = extractOffline(plain(...ARGENTINE), ['subtotal', 'tax', 'total']);
+    expect(Object.fromEntries(Object.entries(r.fields).map(([k, v]) => [k, v.value]))).toEqual({
+      subtotal: '2000.00',
+      tax: '420.00',
+      total: '2420.00',
+    });
+  });
+});
