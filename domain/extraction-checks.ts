@@ -52,7 +52,10 @@ import {
 import {
   amountReadings,
   canonicalDecimal,
+  CURRENCY_SYMBOLS,
+  dollarOfDocument,
   findAmounts,
+  findCurrencies,
   findDates,
   findTaxIds,
   monthNumber,
@@ -879,6 +882,25 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
       const why = vatIdProblem(value);
       if (why) out.push({ reason: `${f} "${clip(value)}" ${why}`, fields: [f] });
     }
+  }
+  // 12. A currency read from a bare `$` (no code, no US$ in its snippet): what the document's own evidence makes of it
+  // (dollarOfDocument: the peso of the one peso country it names, else a US dollar, unsure on a Spanish or Portuguese
+  // page or with two such countries named). Any engine's reading, unless the engine flagged it itself.
+  const whole = document.pages.map((p) => p.text).join('\n');
+  const dollar = dollarOfDocument(whole);
+  // (A dollar's code printed anywhere names the document's dollar: the engines read it so.)
+  const dollarCode = findCurrencies(whole).some((m) => m.isCode && CURRENCY_SYMBOLS.$!.includes(m.codes[0]!));
+  for (const { f, v, value } of ofConcept(result, conceptOf, 'currency')) {
+    if (!v.evidence || v.evidence.source === 'xml' || dollarCode) continue;
+    const marks = findCurrencies(v.evidence.snippet);
+    if (marks.length === 0 || marks.some((m) => m.raw !== '$')) continue;
+    if (result.flags?.some((fl) => fl.field === f && fl.item === null)) continue;
+    if (value !== dollar.code)
+      out.push({
+        reason: `${f} "${clip(value)}" was read from a "$", which on this document is ${dollar.code === 'USD' ? 'a US dollar unless it says otherwise' : `the peso (${dollar.code}): it names its country`}`,
+        fields: [f],
+      });
+    else if (dollar.reason) out.push({ reason: `${f} "${clip(value)}": ${dollar.reason}`, fields: [f] });
   }
   // A party's VAT id printed on the other party's name line (a legal footer "Nordlicht Software GmbH … USt-IdNr.:
   // DE811907980" read as the buyer's id): that party's, unless both names are on the line.

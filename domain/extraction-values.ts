@@ -314,7 +314,7 @@ export const CURRENCY_SYMBOLS: Readonly<Record<string, readonly string[]>> = {
   S$: ['SGD'],
   R$: ['BRL'],
   MX$: ['MXN'],
-  $: ['USD', 'CAD', 'AUD', 'NZD', 'HKD', 'SGD', 'MXN', 'TWD'],
+  $: ['USD', 'CAD', 'AUD', 'NZD', 'HKD', 'SGD', 'MXN', 'TWD', 'ARS', 'CLP', 'COP'],
   '€': ['EUR'],
   '£': ['GBP'],
   '¥': ['JPY', 'CNY'],
@@ -382,6 +382,9 @@ export function currencyCodeOf(marker: string): string | null {
 export function dateOrderOfCurrency(code: string): DateOrder | null {
   if (code === 'USD') return 'mdy';
   return [
+    'ARS',
+    'CLP',
+    'COP',
     'EUR',
     'GBP',
     'CHF',
@@ -407,11 +410,107 @@ export function dateOrderOfCurrency(code: string): DateOrder | null {
     : null;
 }
 
+/**
+ * The countries whose own currency is written `$` (a peso) and the marks a document of theirs prints: its tax
+ * authority or tax id's name, its tax status words, the peso's code or name. A `strong` mark says the country alone;
+ * the others (a word that may be a name elsewhere) only on a Spanish or Portuguese document.
+ */
+const PESO_COUNTRIES: readonly { code: string; country: string; strong: readonly RegExp[]; weak: RegExp | null }[] = [
+  {
+    code: 'ARS',
+    country: 'Argentina',
+    strong: [
+      /(?<![\p{L}\p{N}])(?:CUIT|CUIL|AFIP|ARS)(?![\p{L}\p{N}])/u,
+      /responsable\s+inscripto|monotributista|pesos\s+argentinos/iu,
+    ],
+    weak: /(?<![\p{L}\p{N}])ARCA(?![\p{L}\p{N}])/u,
+  },
+  {
+    code: 'MXN',
+    country: 'Mexico',
+    strong: [
+      /(?<![\p{L}\p{N}])(?:CFDI|MXN)(?![\p{L}\p{N}])/u,
+      /R\.?F\.?C\.?\s*:?\s*[A-ZÑ&]{3,4}\d{6}[A-Z\d]{3}(?![\p{L}\p{N}])/u,
+      /pesos\s+mexicanos/iu,
+    ],
+    weak: /(?<![\p{L}\p{N}])M\.\s?N\.(?!\p{L})/u,
+  },
+  {
+    code: 'CLP',
+    country: 'Chile',
+    strong: [/(?<![\p{L}\p{N}])CLP(?![\p{L}\p{N}])/u, /pesos\s+chilenos/iu],
+    weak: /(?<![\p{L}\p{N}.])S\.?I\.?I\.?(?![\p{L}\p{N}])/u,
+  },
+  {
+    code: 'COP',
+    country: 'Colombia',
+    strong: [/(?<![\p{L}\p{N}])COP(?![\p{L}\p{N}])/u, /pesos\s+colombianos/iu],
+    weak: /(?<![\p{L}\p{N}])DIAN(?![\p{L}\p{N}])/u,
+  },
+];
+
+/** Words of a Spanish or Portuguese invoice (the languages of the countries writing a peso or real as `$`). */
+const IBERIAN_WORDS =
+  /(?<!\p{L})(?:factura|fecha|importe|cantidad|precio|comprobante|punto\s+de\s+venta|raz[oó]n\s+social|domicilio|emisi[oó]n|vencimiento|moneda|descripci[oó]n|nota\s+fiscal|data\s+de\s+emiss[aã]o|quantidade|pre[cç]o|valor\s+total)(?!\p{L})/iu;
+
+/** How a document's bare `$` is read (dollarOfDocument). */
+export interface DollarReading {
+  /** The ISO 4217 code given for a bare `$`. */
+  code: string;
+  /** Why that code needs a look (the document's evidence is missing or mixed), or null. */
+  reason: string | null;
+  /** Whether the document's numeric dates are written day first (a peso country's, or a Spanish/Portuguese page's). */
+  dayFirst: boolean;
+}
+
+/**
+ * What a bare `$` on this document is, from the document's own evidence: the peso of the one peso country it names
+ * (PESO_COUNTRIES: "CUIT", "Responsable Inscripto", "CFDI" …), dates day first; a US dollar with a reason to review
+ * it when it names several such countries, or none but is written in Spanish or Portuguese (a peso is likelier than a
+ * dollar there, but not sure: Ecuador, Panama, El Salvador pay in dollars); a US dollar otherwise (an English or
+ * European invoice in dollars, "$1,234.56" or "1.234,56 $").
+ */
+export function dollarOfDocument(text: string): DollarReading {
+  const iberian = IBERIAN_WORDS.test(text);
+  const named = PESO_COUNTRIES.filter(
+    (c) => c.strong.some((r) => r.test(text)) || (iberian && c.weak !== null && c.weak.test(text)),
+  );
+  if (named.length === 1) return { code: named[0]!.code, reason: null, dayFirst: true };
+  if (named.length > 1)
+    return {
+      code: 'USD',
+      reason: `the document names ${named.map((c) => `${c.country} (${c.code})`).join(' and ')}: its "$" may be a peso or a US dollar`,
+      dayFirst: iberian,
+    };
+  if (iberian)
+    return {
+      code: 'USD',
+      reason:
+        'a "$" on a Spanish or Portuguese document that names no country may be a peso (ARS, MXN, CLP, COP …) rather than a US dollar',
+      dayFirst: true,
+    };
+  return { code: 'USD', reason: null, dayFirst: false };
+}
+
 // ---------------------------------------------------------------------------------------- tax ids, e-mail and IBAN
 
 const VAT_PREFIX = 'AT|BE|BG|CY|CZ|DE|DK|EE|EL|GR|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI|GB|CHE|NO';
 const VAT_RE = new RegExp(`${NOT_BEFORE}(?:${VAT_PREFIX})[ .-]?[0-9A-Z](?:[.-]?[0-9A-Z]| \\d){7,13}${NOT_AFTER}`, 'gu');
 const EIN_RE = new RegExp(`${NOT_BEFORE}\\d{2}-\\d{7}${NOT_AFTER}`, 'gu');
+/** An Argentine CUIT/CUIL as printed: its kind (20, 23, 24, 27: a person; 30, 33, 34: a company), 8 digits, a check digit. */
+const CUIT_RE = new RegExp(`${NOT_BEFORE}(?:2[0347]|3[034])-\\d{8}-\\d${NOT_AFTER}`, 'gu');
+
+/**
+ * The CUIT's check digit (AFIP): the first ten digits weighted 5 4 3 2 7 6 5 4 3 2, the sum's remainder modulo 11
+ * taken from 11 (11 → 0; 10 is no check digit: such a number is issued under prefix 23 or 33 instead).
+ */
+export function cuitValid(id: string): boolean {
+  const d = id.replace(/[\s.-]/gu, '');
+  if (!/^(?:2[0347]|3[034])\d{9}$/u.test(d)) return false;
+  const sum = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2].reduce((s, w, i) => s + w * Number(d[i]), 0);
+  const check = 11 - (sum % 11);
+  return check !== 10 && (check === 11 ? 0 : check) === Number(d[10]);
+}
 
 /**
  * A Spanish company's tax id (CIF, today's NIF of a legal person) printed without its `ES` prefix ("B87530432"): its
@@ -455,6 +554,8 @@ export function findTaxIds(text: string): ValueMatch[] {
     out.push({ index: m.index, raw, value: compactId(raw) });
   }
   for (const m of text.matchAll(EIN_RE)) out.push({ index: m.index, raw: m[0], value: m[0] });
+  for (const m of text.matchAll(CUIT_RE))
+    if (cuitValid(m[0])) out.push({ index: m.index, raw: m[0], value: compactId(m[0]) });
   for (const m of text.matchAll(CIF_RE))
     if (validCif(m[1]!, m[2]!, m[3]!) && !insideAny(out, m.index, m.index + m[0].length))
       out.push({ index: m.index, raw: m[0], value: compactId(m[0]) });
@@ -699,6 +800,9 @@ export function vatIdProblem(value: string): string | null {
   const format = m ? VAT_FORMATS[m[1]!] : undefined;
   if (!m || !format) {
     if (spanishIdValid(id)) return null;
+    // An Argentine CUIT (11 digits, "20-12345678-9").
+    if (/^(?:2[0347]|3[034])\d{9}$/u.test(id))
+      return cuitValid(id) ? null : 'fails the check digit of Argentine CUITs (a digit may be misread or mistyped)';
     if (/^[A-Z]{2}\d/u.test(id)) return `starts with "${id.slice(0, 2)}", which is no EU country prefix`;
     return 'has no EU country prefix (two letters such as DE, FR) and is in no national format it could be printed in';
   }

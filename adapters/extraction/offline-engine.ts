@@ -18,6 +18,7 @@ import {
 import { isRateOf, printedFigure, printedRates, taxOfVatRows } from '../../domain/extraction-checks.js';
 import {
   dateOrderOfCurrency,
+  dollarOfDocument,
   findAmounts,
   findCurrencies,
   findDates,
@@ -30,6 +31,7 @@ import {
   resolveDate,
   type CurrencyMatch,
   type DateOrder,
+  type DollarReading,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
 import {
@@ -68,7 +70,11 @@ interface Context {
   pages: { page: PageText; lines: Line[] }[];
   tableLines: Set<string>;
   order: DateOrder | null;
+  /** Why a numeric date read in `order` that could be read either way needs review (the order is a guess), or null. */
+  orderReason: string | null;
   currency: ExtractedValue;
+  /** What a bare `$` on this document is (domain/extraction-values.ts, dollarOfDocument). */
+  dollar: DollarReading;
   /** Why a value the engine gives needs review (a weak pairing, an unlabelled or contradicted reading), by value. */
   reasons: Map<ExtractedValue, string>;
   /** The concepts being read (see readField). */
@@ -79,20 +85,22 @@ interface Context {
 export function extractOffline(document: PositionedText, fields: readonly string[]): ExtractionResult {
   const pages = document.pages.map((page) => ({ page, lines: pageLines(page) }));
   const table = readLineItems(pages);
-  const currency = documentCurrency(pages.map((p) => p.page));
+  const texts = pages.map((p) => p.page);
+  const dollar = dollarOfDocument(texts.map((p) => p.text).join('\n'));
+  const currency = documentCurrency(texts, dollar);
+  const order = dateOrderOf(texts, currency.value.value, currency.reason ? dollar : null);
   const ctx: Context = {
     document,
     pages,
     tableLines: table.tableLines,
-    order: null,
-    currency,
+    order: order.order,
+    orderReason: order.reason,
+    currency: currency.value,
+    dollar,
     reasons: new Map(),
     busy: new Set(),
   };
-  ctx.order = documentDateOrder(
-    pages.map((p) => p.page),
-    currency.value,
-  );
+  if (currency.reason) ctx.reasons.set(currency.value, currency.reason);
   const out: Record<string, ExtractedValue> = {};
   const flags: EngineFlag[] = [];
   for (const field of fields) {
@@ -116,18 +124,37 @@ export function extractOffline(document: PositionedText, fields: readonly string
  * document's currency (USD → month first; EUR, GBP, … → day first), else unknown (ambiguous dates stay null).
  */
 export function documentDateOrder(pages: readonly PageText[], currency: string | null): DateOrder | null {
+  return dateOrderOf(pages, currency, null).order;
+}
+
+/**
+ * documentDateOrder, where the currency is a `$` whose reading is unsure (`doubtfulDollar`, see dollarOfDocument):
+ * the currency says nothing of the order; a Spanish or Portuguese document's dates are read day first, else by the
+ * amounts' decimal commas, and a date that could be read either way is given with a reason to review it.
+ */
+function dateOrderOf(
+  pages: readonly PageText[],
+  currency: string | null,
+  doubtfulDollar: DollarReading | null,
+): { order: DateOrder | null; reason: string | null } {
   const numeric = pages.flatMap((p) => findDates(p.text)).filter((d) => d.separator !== null);
   const dmyOnly = numeric.some((d) => d.dmy && !d.mdy);
   const mdyOnly = numeric.some((d) => d.mdy && !d.dmy);
-  if (dmyOnly !== mdyOnly) return dmyOnly ? 'dmy' : 'mdy';
-  if (dmyOnly && mdyOnly) return null;
-  if (numeric.length > 0 && numeric.every((d) => d.separator === '.')) return 'dmy';
-  if (currency) return dateOrderOfCurrency(currency);
+  const sure = (order: DateOrder | null) => ({ order, reason: null });
+  if (dmyOnly !== mdyOnly) return sure(dmyOnly ? 'dmy' : 'mdy');
+  if (dmyOnly && mdyOnly) return sure(null);
+  if (numeric.length > 0 && numeric.every((d) => d.separator === '.')) return sure('dmy');
+  if (currency && !doubtfulDollar) return sure(dateOrderOfCurrency(currency));
   // Amounts written with a decimal comma ("2.470,00", "12,50") and none with a decimal point: the writing of the
   // countries that put the day first (no country writing month-first dates writes decimal commas).
   const decimals = pages.flatMap((p) => findAmounts(p.text)).map((a) => /([.,])\d{1,2}$/u.exec(a.raw)?.[1]);
   const commas = decimals.filter((d) => d === ',').length;
-  return commas >= 1 && !decimals.includes('.') ? 'dmy' : null;
+  const order = doubtfulDollar?.dayFirst || (commas >= 1 && !decimals.includes('.')) ? 'dmy' : null;
+  if (!doubtfulDollar || order === null) return sure(order);
+  return {
+    order,
+    reason: `read day first as the document's language writes dates, but its "$" is unsure (${doubtfulDollar.reason}): the day and month may be the other way round`,
+  };
 }
 
 /** Currency markers written next to an amount ("€ 12.00", "12,00 EUR", "$5"). */
@@ -146,10 +173,15 @@ function adjacentMarkers(page: PageText): CurrencyMatch[] {
 
 /**
  * The document's currency: a "Currency" label is read by the field itself; here the markers next to amounts. ISO
- * codes win; a symbol naming one currency (€, £) counts as it; `$` counts as USD unless a dollar code is written; a
- * symbol naming several (¥, kr) only confirms a code. More than one currency → null.
+ * codes win; a symbol naming one currency (€, £) counts as it; `$` counts as the currency a dollar code written names,
+ * else as the document's evidence says (`dollar`: a peso country's peso, else USD, with a reason to review it when
+ * that evidence is missing or mixed); a symbol naming several (¥, kr) only confirms a code. More than one currency →
+ * null.
  */
-function documentCurrency(pages: readonly PageText[]): ExtractedValue {
+function documentCurrency(
+  pages: readonly PageText[],
+  dollar: DollarReading,
+): { value: ExtractedValue; reason: string | null } {
   const found: { code: string; page: PageText; m: CurrencyMatch }[] = [];
   const marks = pages.flatMap((page) => adjacentMarkers(page).map((m) => ({ page, m })));
   const codes = new Set(marks.filter((x) => x.m.isCode).map((x) => x.m.codes[0]!));
@@ -162,7 +194,7 @@ function documentCurrency(pages: readonly PageText[]): ExtractedValue {
         : m.codes.length === 1
           ? m.codes[0]!
           : m.raw === '$'
-            ? 'USD'
+            ? dollar.code
             : null;
     if (code) found.push({ code, page, m });
   }
@@ -173,9 +205,12 @@ function documentCurrency(pages: readonly PageText[]): ExtractedValue {
   const sure = found.filter((f) => !section(f));
   const counted = sure.length > 0 ? sure : found;
   const distinct = new Set(counted.map((f) => f.code));
-  if (distinct.size !== 1) return empty();
+  if (distinct.size !== 1) return { value: empty(), reason: null };
   const f = counted[0]!;
-  return { value: f.code, evidence: evidenceOf(f.page, f.m.index, f.m.index + f.m.raw.length), confidence: 0.7 };
+  const value = { value: f.code, evidence: evidenceOf(f.page, f.m.index, f.m.index + f.m.raw.length), confidence: 0.7 };
+  // A bare `$` read by the document's evidence, that evidence missing or mixed.
+  const guessed = counted.every((x) => x.m.raw === '$' && !x.m.isCode && !codes.has(x.code));
+  return { value, reason: guessed ? dollar.reason : null };
 }
 
 function readField(concept: Concept, ctx: Context): ExtractedValue | null {
@@ -475,9 +510,17 @@ function stackedLabels(concept: Concept, lines: readonly Line[], line: Line): La
   return out;
 }
 
-/** A value read at its label with the placement's confidence, unless the reader gave it unsure (with its reason). */
-const placed = (v: ExtractedValue, confidence: number): ExtractedValue =>
-  v.confidence !== null && v.confidence <= UNSURE ? v : { ...v, confidence };
+/**
+ * A value read at its label with the placement's confidence, unless the reader gave it unsure (with its reason); a
+ * reason the reader gave (a date's guessed day/month order) stays with it.
+ */
+function placed(ctx: Context, v: ExtractedValue, confidence: number): ExtractedValue {
+  if (v.confidence !== null && v.confidence <= UNSURE) return v;
+  const out = { ...v, confidence };
+  const reason = ctx.reasons.get(v);
+  if (reason) ctx.reasons.set(out, reason);
+  return out;
+}
 
 function readNearLabel(
   concept: Concept,
@@ -505,7 +548,7 @@ function readNearLabel(
     if (bare && rest.trim()) return null;
     if (rest.trim() && !startsWithLabel(rest)) {
       const right = owned(readValue(reader, ctx, page, from, textKindEnd(reader, page, from, line.end)), from);
-      return right && placed(right, 0.9);
+      return right && placed(ctx, right, 0.9);
     }
     const next = lines[line.index + 1];
     if (!next || ctx.tableLines.has(`${page.page}:${next.start}`) || isLabelGroup(next.text, true)) return null;
@@ -513,7 +556,7 @@ function readNearLabel(
       readValue(reader, ctx, page, next.start, textKindEnd(reader, page, next.start, next.end)),
       next.start,
     );
-    return below && placed(below, 0.8);
+    return below && placed(ctx, below, 0.8);
   }
   const lh = lineHeight(page);
   const labelWords = line.words.filter(
@@ -584,7 +627,7 @@ function readNearLabel(
       farBy = g.words[0]!.box.x0 - lx1;
       break;
     }
-    if (right) return placed(right, 0.9);
+    if (right) return placed(ctx, right, 0.9);
     if (headerRow) continue;
     if (near || foreign?.test(unbracketed(page.text.slice(g.start, g.end)))) return null;
   }
@@ -641,7 +684,7 @@ function readNearLabel(
       );
       return unsure;
     }
-    return placed(below, 0.8);
+    return placed(ctx, below, 0.8);
   }
   // A name far right of its label with nothing under the label may be another column's text: given, flagged as unsure.
   if (!far) return null;
@@ -826,7 +869,7 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
     case 'date': {
       const d = findDates(text)[0];
       const v = d ? resolveDate(d, ctx.order) : null;
-      return d && v ? at(page, start + d.index, d.raw, v) : null;
+      return d && v ? orderedDate(ctx, at(page, start + d.index, d.raw, v), d.value) : null;
     }
     case 'currency': {
       const c = findCurrencies(text)[0];
@@ -837,9 +880,13 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
           : ctx.currency.value && c.codes.includes(ctx.currency.value)
             ? ctx.currency.value
             : c.raw === '$'
-              ? 'USD'
+              ? ctx.dollar.code
               : null;
-      return code ? at(page, start + c.index, c.raw, code) : null;
+      if (!code) return null;
+      const v = at(page, start + c.index, c.raw, code);
+      // A bare `$` under a currency label is read as the document's evidence says, and as unsure as that evidence.
+      if (c.raw === '$' && code === ctx.dollar.code && ctx.dollar.reason) ctx.reasons.set(v, ctx.dollar.reason);
+      return v;
     }
     case 'tax_id': {
       const ibans = findIbans(text);
@@ -907,6 +954,12 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
   }
 }
 
+/** A date read in the document's day/month order: given with that order's reason to review it when it could be read either way (`unambiguous` null). */
+function orderedDate(ctx: Context, v: ExtractedValue, unambiguous: string | null): ExtractedValue {
+  if (!unambiguous && ctx.orderReason) ctx.reasons.set(v, ctx.orderReason);
+  return v;
+}
+
 const OTHER_DATE =
   /(?<![\p{L}])(due|deliver\w*|order\w*|ship\w*|expir\w*|valid\w*|until|period|birth|payable|pay by|service|supply|fällig\w*|échéance|livraison)(?![\p{L}])/iu;
 
@@ -922,7 +975,10 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
       };
       // A date on a line that names another date (due, delivery, order…) is not the document's date.
       if (reader === 'date' && !OTHER_DATE.test(text))
-        for (const d of findDates(text)) add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
+        for (const d of findDates(text)) {
+          add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
+          if (resolveDate(d, ctx.order)) orderedDate(ctx, found[found.length - 1]!, d.value);
+        }
       if (reader === 'email') for (const m of findEmails(text)) add(m.index, m.raw, m.value);
       if (reader === 'iban')
         for (const m of findIbans(text, { ocr: page.source === 'ocr' })) {
@@ -937,5 +993,8 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
   }
   const distinct = new Set(found.map((f) => f.value));
   if (distinct.size !== 1 || found[0]!.value!.startsWith('?')) return null;
-  return { ...found[0]!, confidence: found.some((f) => f.confidence !== null) ? UNSURE : 0.5 };
+  const out = { ...found[0]!, confidence: found.some((f) => f.confidence !== null) ? UNSURE : 0.5 };
+  const reason = found.map((f) => ctx.reasons.get(f)).find((r) => r !== undefined);
+  if (reason) ctx.reasons.set(out, reason);
+  return out;
 }

@@ -66,11 +66,12 @@ export function extractionAnswerSchema(fields: readonly string[]) {
 }
 
 const KIND_RULES: Record<ValueKind, string> = {
-  date: 'a date as YYYY-MM-DD (e.g. 2024-03-05); when day and month order is unclear, decide from the rest of the document',
+  date: 'a date as YYYY-MM-DD (e.g. 2024-03-05); when day and month order is unclear, decide from the rest of the document (a document from Argentina, Mexico, Chile or Colombia, or written in Spanish or Portuguese, writes the day first)',
   amount:
     'a plain decimal number with "." as decimal point, no thousands separators and no currency symbol, with the digits shown (e.g. "1,234.50 €" → "1234.50"; a negative or credit amount starts with "-")',
   number: 'a plain decimal number with "." as decimal point and no thousands separators (e.g. "2", "1.5")',
-  currency: 'the ISO 4217 code (e.g. EUR, USD, GBP); from a symbol only when it is unambiguous in the document',
+  currency:
+    'the ISO 4217 code (e.g. EUR, USD, GBP); from a symbol only when it is unambiguous in the document. A bare "$" is the peso of the one peso country the document names (Argentina: CUIT, AFIP, ARCA, "Responsable Inscripto" → ARS; Mexico: CFDI, an RFC → MXN; Chile: SII → CLP; Colombia: DIAN → COP), otherwise a US dollar (also on a European invoice writing "1.234,56 $")',
   tax_id: 'the identifier as printed, without spaces',
   email: 'the e-mail address',
   iban: 'the IBAN without spaces, in upper case',
