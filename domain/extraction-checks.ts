@@ -41,6 +41,7 @@ import {
   wordsPattern,
 } from './extraction-lexicon.js';
 import {
+  addresseeUnderSender,
   blockAt,
   blockName,
   carriesParty,
@@ -48,6 +49,7 @@ import {
   nameContains,
   REGISTRATION,
   sameName,
+  senderLineOf,
 } from './extraction-parties.js';
 import {
   amountReadings,
@@ -767,8 +769,12 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
     if (!page) continue;
     const starts = snippetStarts(page, v.evidence!);
     if (starts.length === 0) continue; // the evidence check flags a snippet that is not on its page
+    // A business letter's sender line names the seller, the first line of the address block under it the buyer.
+    const letterParty =
+      conceptOf(f) === 'vendor_name' ? senderLineOf(page)?.name.start : addresseeUnderSender(page)?.start;
     const inBlock = starts.some(
       (at) =>
+        at === letterParty ||
         labelledBy(page, at, conceptOf(f)) ||
         (() => {
           const where = blockAt(page, at);

@@ -314,3 +314,108 @@ export const nameContains = (a: string, b: string) => {
   const y = normaliseName(b);
   return x.length > 0 && y.length > 0 && (x.includes(y) || y.includes(x));
 };
+
+/** What separates the parts of a sender's line ("Muster GmbH · Hauptstr. 1 · 10115 Berlin"). */
+const SENDER_SEPARATOR = /\s+[·•∙|]\s+|\s+[-–]\s+/u;
+
+/** A sender's line on page 1: its first part (the seller's name) and where the line stands. */
+export interface SenderLine {
+  page: PageText;
+  name: BlockName;
+  /** The left edge of its first word, the right edge of its last address part's words, its top and bottom. */
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+/**
+ * The sender's line of a business letter (DIN 5008: its return address printed small over the address window, "Muster
+ * Software GmbH · Hauptstr. 1 · 10115 Berlin"): a line in the upper third of the page (page 1) of three parts or more,
+ * separated by middle dots, bars or dashes, the first a name and a later one an address (a street with its number, a
+ * postcode and town). Its first part is the seller's name; the address block under it is the addressee's.
+ */
+export function senderLineOf(page: PageText): SenderLine | null {
+  if (page.page !== 1) return null;
+  const third = page.height > 0 ? page.height / 3 : Infinity;
+  let start = 0;
+  for (const raw of page.text.split('\n')) {
+    const lineStart = start;
+    start += raw.length + 1;
+    const word = page.words.find((w) => w.offset >= lineStart);
+    if (word && word.offset < lineStart + raw.length && word.box.y0 > third) break;
+    const parts = raw.split(SENDER_SEPARATOR);
+    if (parts.length < 3) continue;
+    const first = parts[0]!.trim();
+    const address = parts.slice(1).findIndex((p) => isAddressLine(p));
+    if (!isPartyName(first) || isAddressLine(first) || address < 0) continue;
+    const at = lineStart + raw.indexOf(first);
+    // The line's own words, from its first part to its last address part (the text layer may have put a block printed
+    // beside it on the same line: "… 79100 Freiburg Telefon: 0761 123456").
+    const lastPart = parts[address + 1]!;
+    const end = lineStart + raw.indexOf(lastPart) + lastPart.length;
+    const words = page.words.filter((w) => w.offset >= at && w.offset < end);
+    if (words.length === 0) return null;
+    return {
+      page,
+      name: { text: first, start: at, end: at + first.length, labelled: false },
+      x0: Math.min(...words.map((w) => w.box.x0)),
+      x1: Math.max(...words.map((w) => w.box.x1)),
+      y0: Math.min(...words.map((w) => w.box.y0)),
+      y1: Math.max(...words.map((w) => w.box.y1)),
+    };
+  }
+  return null;
+}
+
+/** A line of its own before the addressee's name in an address block ("Herrn", "Firma", "Mr"). */
+const ADDRESS_SALUTATION = new RegExp(
+  `^(?:${[...SALUTATIONS, 'firma', 'familie', 'an', 'messrs', 'mme', 'sig.ra', 'spett.le'].map(escapeRegExp).join('|')})\\.?$`,
+  'iu',
+);
+
+/**
+ * The addressee under a sender's line (senderLineOf): the lines that start at the sender line's left edge (within a
+ * line height) below it, each within three line heights of the one above, cut at a wide gap (a header block printed on
+ * the right on the same rows is not part of them). The first (after a salutation on a line of its own) is the
+ * addressee's name when it is a party's name, no address, no label (no colon) and no tax id, and an address line (a
+ * street with its number, a postcode and town) follows it within three lines. Null otherwise.
+ */
+export function addresseeUnderSender(page: PageText): BlockName | null {
+  const s = senderLineOf(page);
+  if (!s) return null;
+  const lh = Math.max(4, s.y1 - s.y0);
+  const under = page.words.filter((w) => w.box.y0 >= s.y1 - 1 && w.box.x0 >= s.x0 - lh && w.box.x0 < s.x1);
+  // The column's lines, top down: words grouped by their tops.
+  const rows: PositionedWord[][] = [];
+  for (const w of [...under].sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0)) {
+    const row = rows.find((r) => Math.abs(r[0]!.box.y0 - w.box.y0) < lh / 2);
+    if (row) row.push(w);
+    else rows.push([w]);
+  }
+  const column: PositionedWord[][] = [];
+  let bottom = s.y1;
+  for (const row of rows) {
+    const ws = row.sort((a, b) => a.box.x0 - b.box.x0);
+    if (Math.abs(ws[0]!.box.x0 - s.x0) > lh) continue;
+    if (ws[0]!.box.y0 - bottom > 3 * lh) break;
+    const cut = ws.findIndex((w, k) => k > 0 && w.box.x0 - ws[k - 1]!.box.x1 > 2 * lh);
+    column.push(cut < 0 ? ws : ws.slice(0, cut));
+    bottom = Math.max(...ws.map((w) => w.box.y1));
+  }
+  const text = (ws: PositionedWord[]) => page.text.slice(ws[0]!.offset, ws.at(-1)!.offset + ws.at(-1)!.text.length);
+  const k = column[0] && ADDRESS_SALUTATION.test(text(column[0]).trim()) ? 1 : 0;
+  const head = column[k];
+  if (!head) return null;
+  const name = text(head);
+  if (
+    name.includes('\n') ||
+    name.includes(':') ||
+    !isPartyName(name) ||
+    isAddressLine(name) ||
+    findTaxIds(name).length > 0
+  )
+    return null;
+  if (!column.slice(k + 1, k + 4).some((ws) => isAddressLine(text(ws)))) return null;
+  return { text: name, start: head[0]!.offset, end: head.at(-1)!.offset + head.at(-1)!.text.length, labelled: false };
+}

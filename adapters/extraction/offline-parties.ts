@@ -8,8 +8,7 @@
  */
 import type { ExtractedValue, PageText } from '../../domain/extraction.js';
 import {
-  isAddressLine,
-  isPartyName,
+  addresseeUnderSender,
   blockAt,
   blockName,
   carriesParty,
@@ -18,6 +17,7 @@ import {
   ownName,
   pageBlocks,
   sameName,
+  senderLineOf,
   type BlockName,
 } from '../../domain/extraction-parties.js';
 import { evidenceOf } from './offline-layout.js';
@@ -97,6 +97,9 @@ export function buyerFromBlocks(
   seller: string | null,
   sellerVat: string | null,
 ): PartyReading | null {
+  const page1 = pages.find((p) => p.page === 1);
+  const addressee = page1 ? addresseeUnderSender(page1) : null;
+  if (addressee && (seller === null || !sameName(addressee.text, seller))) return reading(page1!, addressee, 0.6, null);
   const legal = legalBlocks(pages, sellerVat).map((l) => l.block);
   const cand = addressBlocks(pages).find(
     (a) =>
@@ -123,31 +126,8 @@ export function nameUnderLabel(page: PageText, labelStart: number): PartyReading
   return reading(page, name, 0.8, null);
 }
 
-/** What separates the parts of a sender's line ("Muster GmbH · Hauptstr. 1 · 10115 Berlin"). */
-const SENDER_SEPARATOR = /\s+[·•∙|]\s+|\s+[-–]\s+/u;
-
-/**
- * The sender's line of a business letter (its return address printed small over the address window: "Muster Software
- * GmbH · Hauptstr. 1 · 10115 Berlin"): a line in the upper third of page 1 of three parts or more, separated by middle
- * dots, bars or dashes, the first a name and a later one an address (a street with its number, a postcode and town).
- * Its first part is the seller's name; the address block under it is the addressee's.
- */
 function senderLine(pages: readonly PageText[]): PartyReading | null {
   const page = pages.find((p) => p.page === 1);
-  if (!page) return null;
-  const third = page.height > 0 ? page.height / 3 : Infinity;
-  let start = 0;
-  for (const raw of page.text.split('\n')) {
-    const lineStart = start;
-    start += raw.length + 1;
-    const word = page.words.find((w) => w.offset >= lineStart);
-    if (word && word.offset < lineStart + raw.length && word.box.y0 > third) break;
-    const parts = raw.split(SENDER_SEPARATOR);
-    if (parts.length < 3) continue;
-    const first = parts[0]!.trim();
-    if (!isPartyName(first) || isAddressLine(first) || !parts.slice(1).some((p) => isAddressLine(p))) continue;
-    const at = lineStart + raw.indexOf(first);
-    return reading(page, { text: first, start: at, end: at + first.length, labelled: false }, 0.6, null);
-  }
-  return null;
+  const s = page ? senderLineOf(page) : null;
+  return s ? reading(s.page, s.name, 0.6, null) : null;
 }

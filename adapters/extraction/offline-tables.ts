@@ -607,6 +607,16 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       }
     }
   }
+  if (items.length === 0) {
+    for (const { page, lines } of pages) {
+      for (const row of receiptRows(page, lines, mark)) {
+        if (items.length >= EXTRACTION_LIMITS.maxLineItems) break;
+        for (const l of row.lines) tableLines.add(`${page.page}:${l.start}`);
+        items.push(row.item);
+        flags.push({ field: 'amount', item: items.length - 1, reason: `line item ${items.length}: ${row.reason}` });
+      }
+    }
+  }
   return { items, warnings, tableLines, flags };
 
   function finish() {
@@ -974,4 +984,231 @@ function oneAmountRows(
     };
   }
   return { rows: [], total: null };
+}
+
+/** A price on a till receipt's row: two decimals, perhaps a currency sign before it. */
+const RECEIPT_PRICE = /^-?[$€£]?\d{1,6}[.,]\d{2}-?$/u;
+/** What a till receipt prints after a price: a tax letter or code ("A", "T", "*"), a word like "SALE" (two at most). */
+const RECEIPT_PRICE_FLAG = /^(?:\p{Lu}{1,4}|\*{1,2})$/u;
+/** A product code printed on an item's row (a UPC or a store's article number). */
+const RECEIPT_CODE = /^\d{6,}$/u;
+/** A receipt's quantity line, "2 @ 1.25" or "3 x 0.99" (more may follow: "1 @ 2.19 or 2/4.00"). */
+const RECEIPT_TIMES = /^(\d{1,3}(?:[.,]\d{1,3})?)\s*[x×@]\s*[$€£]?\s?(\d{1,5}[.,]\d{2})(?![\d.,])/u;
+/**
+ * A note printed under a receipt's item, with the price it was and what was saved ("REGULAR PRICE 9.99", "YOU SAVED
+ * 0.50", "MYSTORE SAVINGS 1.20", "RETURN VALUE 8.79"): not an item (the item's own row carries the price paid).
+ */
+const RECEIPT_NOTE =
+  /(?<![\p{L}])(?:(?:regular|reg|orig(?:inal)?|list)\.?\s+price|you\s+saved?|savings?|return\s+value|price\s+you\s+pay|coupon|promo(?:tion)?|points?)(?![\p{L}])/iu;
+/**
+ * A payment line under a receipt's total (cash, change, a card): it shows the page is a till receipt. In the six
+ * languages.
+ */
+const RECEIPT_TENDER =
+  /^(?:cash|change|visa|master\s?card|amex|american\s+express|discover|debit|credit(?:\s+card)?|card|tend(?:er(?:ed)?)?|eftpos|bar(?:geld)?|rückgeld|wechselgeld|ec[- ]?karte|girocard|espèces|rendu|carte(?:\s+bancaire)?|efectivo|cambio|tarjeta|contanti|resto|bancomat|contant|wisselgeld|pinnen)(?![\p{L}])/iu;
+
+type ReceiptLine =
+  | {
+      kind: 'price';
+      line: Line;
+      desc: Cell | null;
+      amount: ExtractedValue;
+      quantity: ExtractedValue;
+      unit: ExtractedValue;
+    }
+  | { kind: 'name'; line: Line; desc: Cell }
+  | { kind: 'times'; line: Line; quantity: number; unit: number }
+  | { kind: 'note'; line: Line }
+  | { kind: 'end'; line: Line };
+
+/** What a line of a till receipt's item block is; null when it is none of these (a date, an address's digits…). */
+function receiptLine(page: PageText, line: Line, mark: DecimalMark | null): ReceiptLine | null {
+  const bare = line.text.trim().replace(LEADING_MARKS, '');
+  if (!bare) return null;
+  if (SUMMARY.test(bare) || startsWithTotal(bare) || RECEIPT_TENDER.test(bare)) return { kind: 'end', line };
+  const words = line.words.filter((w) => /[\p{L}\p{N}]/u.test(w.text));
+  // The price: the last word, or the word before one or two flags ("8.79 SALE", "3.49 F").
+  let p = words.length - 1;
+  while (p > 0 && words.length - 1 - p < 2 && RECEIPT_PRICE_FLAG.test(words[p]!.text)) p--;
+  const priceWord = p >= 0 && RECEIPT_PRICE.test(words[p]!.text) ? words[p]! : null;
+  if (!priceWord) {
+    const times = RECEIPT_TIMES.exec(bare);
+    if (times) return { kind: 'times', line, quantity: num(times[1]!), unit: num(times[2]!) };
+    if (RECEIPT_NOTE.test(bare)) return { kind: 'note', line };
+    const letters = (bare.match(/\p{L}/gu) ?? []).length;
+    const digits = (bare.match(/\p{N}/gu) ?? []).length;
+    if (!/\p{L}{2}/u.test(bare) || letters < digits || words.length > 10 || /:\s*$/u.test(bare) || NOTE.test(bare))
+      return null;
+    return {
+      kind: 'name',
+      line,
+      desc: { start: words[0]!.offset, end: words.at(-1)!.offset + words.at(-1)!.text.length },
+    };
+  }
+  // A negative price is an allowance or a refund, not an item.
+  if (/^-|-$/u.test(priceWord.text)) return { kind: 'note', line };
+  const amount = numberCell(page, { start: priceWord.offset, end: priceWord.offset + priceWord.text.length }, mark);
+  if (amount.value === null) return null;
+  // Before the price: a tax letter and a product code are no part of the name ("61126943157 A 8.79").
+  let before = words.slice(0, p);
+  if (before.length > 0 && /^\p{Lu}$/u.test(before.at(-1)!.text)) before = before.slice(0, -1);
+  if (before.length > 0 && RECEIPT_CODE.test(before.at(-1)!.text)) before = before.slice(0, -1);
+  if (before.length > 0 && RECEIPT_CODE.test(before[0]!.text)) before = before.slice(1);
+  let quantity = empty();
+  let unit = empty();
+  const lead =
+    before.length > 0 ? page.text.slice(before[0]!.offset, before.at(-1)!.offset + before.at(-1)!.text.length) : '';
+  const times = RECEIPT_TIMES.exec(lead);
+  if (times && times[0].length === lead.length) {
+    const [q, u] = [num(times[1]!), num(times[2]!)];
+    const a = Number(amount.value);
+    if (Math.abs(q * u - a) <= Math.max(0.011, Math.abs(a) * 0.005)) {
+      const at = before[0]!.offset;
+      const uAt = at + times[0].lastIndexOf(times[2]!);
+      quantity = { value: String(q), evidence: evidenceOf(page, at, at + times[1]!.length), confidence: 0.8 };
+      unit = { value: u.toFixed(2), evidence: evidenceOf(page, uAt, uAt + times[2]!.length), confidence: 0.8 };
+    }
+    before = [];
+  }
+  if (before.length === 0) return { kind: 'price', line, desc: null, amount, quantity, unit };
+  const desc = { start: before[0]!.offset, end: before.at(-1)!.offset + before.at(-1)!.text.length };
+  const text = page.text.slice(desc.start, desc.end);
+  if (RECEIPT_NOTE.test(text) || ITEM_ALLOWANCE.test(text)) return { kind: 'note', line };
+  if (!/\p{L}{2}/u.test(text)) return null;
+  return { kind: 'price', line, desc, amount, quantity, unit };
+}
+
+function num(s: string): number {
+  return Number(s.replace(',', '.'));
+}
+
+/**
+ * A till receipt's items, printed without a header row: the block of lines right above its first subtotal or total
+ * line, each an item's name and price ("SHOPPING BAG FEE 0.25", a tax letter or "SALE" after the price), an item's
+ * name on a line of its own over a row of its code and price ("DORITOS NACHO" / "02840032505 2.00"), a quantity line
+ * ("2 @ 1.25", taken when quantity × unit price = the item's price), or a note under an item ("REGULAR PRICE 9.99",
+ * "YOU SAVED 0.50": not an item). The block ends upwards at the first line that is none of these (the date and till
+ * line, an address's numbers), at a summary or payment line, or at a gap of three row heights. Taken only when the
+ * page shows it is a receipt: a payment line (cash, change, a card) under the total, or the prices adding up to the
+ * printed subtotal or total; and two priced items at least. A name followed by a note but by no price (its price
+ * unread) is an item with no amount. Every line is unsure (no column header): its reason says whether the prices add
+ * up to the printed subtotal.
+ */
+function receiptRows(
+  page: PageText,
+  lines: readonly Line[],
+  mark: DecimalMark | null,
+): { lines: Line[]; item: LineItem; reason: string }[] {
+  const boxes = hasBoxes(page);
+  const rh = rowHeight(page);
+  const closer = lines.findIndex((l) => {
+    const bare = l.text.trim().replace(LEADING_MARKS, '');
+    return (
+      (/^(?:sub-?\s*total|total)(?![\p{L}])/iu.test(bare) || startsWithTotal(bare)) &&
+      findAmounts(bare, mark).length > 0
+    );
+  });
+  if (closer <= 0) return [];
+  const block: Exclude<ReceiptLine, { kind: 'end' }>[] = [];
+  for (let k = closer - 1; k >= 0; k--) {
+    const r = receiptLine(page, lines[k]!, mark);
+    if (!r || r.kind === 'end') break;
+    const below = lines[k + 1]!.words[0];
+    const here = lines[k]!.words[0];
+    if (boxes && below && here && midY(below.box) - midY(here.box) > 3 * rh) break;
+    block.unshift(r);
+  }
+  type Out = { lines: Line[]; item: LineItem; priced: boolean };
+  const out: Out[] = [];
+  let pending: { kind: 'name'; line: Line; desc: Cell }[] = [];
+  const describe = (c: Cell): ExtractedValue => ({
+    value: page.text
+      .slice(c.start, c.end)
+      .replace(/\s+/gu, ' ')
+      .replace(STRAY_MARKS, '')
+      .slice(0, EXTRACTION_LIMITS.maxValueChars),
+    evidence: evidenceOf(page, c.start, c.end),
+    confidence: 0.6,
+  });
+  // Names with no price of their own after the first item: items whose price was not read.
+  const unpriced = () => {
+    if (out.length > 0)
+      for (const n of pending)
+        out.push({
+          lines: [n.line],
+          item: { description: describe(n.desc), quantity: empty(), unit_price: empty(), amount: empty() },
+          priced: false,
+        });
+    pending = [];
+  };
+  for (const r of block) {
+    if (r.kind === 'name') pending.push(r);
+    else if (r.kind === 'note') unpriced();
+    else if (r.kind === 'times') {
+      const last = out.at(-1);
+      const a = last?.priced ? Number(last.item.amount.value) : NaN;
+      if (
+        last &&
+        pending.length === 0 &&
+        last.item.quantity.value === null &&
+        Math.abs(r.quantity * r.unit - a) <= Math.max(0.011, Math.abs(a) * 0.005)
+      ) {
+        const t = RECEIPT_TIMES.exec(r.line.text.trim())!;
+        const at = r.line.start + r.line.text.indexOf(t[0]);
+        const uAt = at + t[0].lastIndexOf(t[2]!);
+        last.item.quantity = {
+          value: String(r.quantity),
+          evidence: evidenceOf(page, at, at + t[1]!.length),
+          confidence: 0.8,
+        };
+        last.item.unit_price = {
+          value: r.unit.toFixed(2),
+          evidence: evidenceOf(page, uAt, uAt + t[2]!.length),
+          confidence: 0.8,
+        };
+        last.lines.push(r.line);
+      }
+    } else if (r.desc === null) {
+      // A code-and-price row: the name is the line right above it.
+      const name = pending.pop();
+      unpriced();
+      if (!name) continue;
+      out.push({
+        lines: [name.line, r.line],
+        item: { description: describe(name.desc), quantity: r.quantity, unit_price: r.unit, amount: r.amount },
+        priced: true,
+      });
+    } else {
+      unpriced();
+      out.push({
+        lines: [r.line],
+        item: { description: describe(r.desc), quantity: r.quantity, unit_price: r.unit, amount: r.amount },
+        priced: true,
+      });
+    }
+  }
+  unpriced();
+  const priced = out.filter((o) => o.priced);
+  if (priced.length < 2) return [];
+  const cents = priced.reduce((sum, o) => sum + Math.round(Number(o.item.amount.value) * 100), 0);
+  const printed = lines
+    .slice(closer, closer + 4)
+    .filter((l) => /^(?:sub-?\s*total|total)(?![\p{L}])/iu.test(l.text.trim()) || startsWithTotal(l.text.trim()))
+    .flatMap((l) => findAmounts(l.text, mark));
+  const adds = out.length === priced.length && printed.some((a) => Math.round(Number(a.value) * 100) === cents);
+  const paid = lines
+    .slice(closer + 1, closer + 12)
+    .some((l) => RECEIPT_TENDER.test(l.text.trim().replace(LEADING_MARKS, '')));
+  if (!adds && !paid) return [];
+  const first = printed[0]?.value ?? null;
+  const sum = (cents / 100).toFixed(2);
+  return out.map((o) => ({
+    lines: o.lines,
+    item: o.item,
+    reason: !o.priced
+      ? "read from a till receipt's rows (no header row); no price read on its line"
+      : adds
+        ? `read from a till receipt's rows (no header row); the prices add up to the printed ${sum}`
+        : `read from a till receipt's rows (no header row); the prices read add up to ${sum}${first ? `, not the printed ${first}` : ''}`,
+  }));
 }

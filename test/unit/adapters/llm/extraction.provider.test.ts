@@ -329,6 +329,18 @@ describe('language-model extraction engine', () => {
     }
   });
 
+  it("session 14: the rules read a till receipt's rows and a DIN 5008 sender line's addressee as the offline engine does", () => {
+    // A till receipt's "NAME   PRICE" rows with no header are items; its notes and the rows from SUBTOTAL on are not.
+    expect(EXTRACTION_RULES).toMatch(/till receipt/u);
+    expect(EXTRACTION_RULES).toMatch(/no header row/u);
+    for (const word of ['REGULAR PRICE', 'SAVINGS', 'SUBTOTAL', 'CHANGE', 'CASH'])
+      expect(EXTRACTION_RULES).toContain(word);
+    expect(EXTRACTION_RULES).toMatch(/price cannot be read has amount null/u);
+    // The first line of the address block under a sender's line is the buyer's name.
+    expect(EXTRACTION_RULES).toMatch(/sender line/u);
+    expect(EXTRACTION_RULES).toMatch(/first line of the address block under it is the buyer's name/u);
+  });
+
   it('a tax printed only per rate: the rules ask for the rows\' sum with a " + " snippet, as the offline engine gives it; the answer keeps it with the rows\' box, and a sum for another field is not taken', async () => {
     // The rules name the page-sum evidence and say it is the only value that may be added up.
     expect(EXTRACTION_RULES).toContain(`"${SUM_SEPARATOR}"`);
