@@ -434,12 +434,44 @@ export async function makeForm(scan: LoadedScan, name: FormName): Promise<Form> 
 }
 
 /**
+ * The scan in grey with its body blurred past reading under a crisp top (a page photographed out of focus below its
+ * title, a smeared print): the top `crispShare` of the page as scanned, the rest blurred by a Gaussian of `sigma`
+ * pixels at 200 dpi (scaled to the scan's resolution), as a PNG stating the scan's resolution.
+ */
+export async function blurredBody(scan: LoadedScan, sigma: number, crispShare: number): Promise<Buffer> {
+  const grey = await sharp(scan.bytes).greyscale().png().toBuffer();
+  const { width, height } = await sharp(grey).metadata();
+  const top = Math.round(height! * crispShare);
+  const body = await sharp(grey)
+    .extract({ left: 0, top, width: width!, height: height! - top })
+    .blur((sigma * scan.dpi) / 200)
+    .png()
+    .toBuffer();
+  return greyPng(sharp(grey).composite([{ input: body, left: 0, top }]), scan.dpi);
+}
+
+/**
  * A variant of the skewed forms for finding what the page guard misses (the bench's `--variants`, tune pages only):
  * `skew:<degrees>[:bilevel][:<n>dpi]`: the scan scaled to n dpi (default its own), turned by degrees clockwise (negative:
- * counter-clockwise) on white, made black and white after the turn when `bilevel` (threshold 128), in a PDF.
+ * counter-clockwise) on white, made black and white after the turn when `bilevel` (threshold 128), in a PDF;
+ * `blur:<sigma>:<crisp share>`: the page upright with its body blurred under a crisp top (blurredBody), in a PDF.
  */
 export async function variantForm(scan: LoadedScan, spec: string): Promise<Form & { skew: number }> {
   const [kind, deg, ...rest] = spec.split(':');
+  if (kind === 'blur') {
+    const sigma = Number(deg);
+    const crisp = Number(rest[0] ?? 0.25);
+    if (!(sigma > 0 && sigma <= 20) || !(crisp >= 0 && crisp < 1))
+      throw new Error(`variant ${spec}: expected blur:<sigma>:<crisp share>`);
+    const png = await blurredBody(scan, sigma, crisp);
+    return {
+      name: 'scan',
+      file: Buffer.from(await scannedPdf([{ png, dpi: scan.dpi }])),
+      ext: 'pdf',
+      pages: [spec],
+      skew: 0,
+    };
+  }
   const degrees = Number(deg);
   if (kind !== 'skew' || !Number.isFinite(degrees) || Math.abs(degrees) > 45)
     throw new Error(`variant ${spec}: expected skew:<degrees>[:bilevel][:<n>dpi]`);

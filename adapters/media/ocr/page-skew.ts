@@ -129,10 +129,78 @@ function textLike(dark: Uint8Array, width: number, height: number): Uint8Array {
 const INKED_SHARE = 0.002;
 
 /**
+ * From this share of a page's print that is blurred (blurredShare), the page is said to be partly blurred in the
+ * result's warnings (docs/processing.md, "OCR", "Pages that read badly"): Tesseract reads a crisp title above a body
+ * blurred past reading with high confidence and none of the body, so the words' confidence cannot tell (phototest
+ * with its body blurred by 8 px: recall 0.02, confidence 85). Measured on the tune pages (bench/README.md, "Issue 30,
+ * blurred pages, session 13"), as ocr-pdf measures them: 127 of 128 clean pages in every form 0.000 to 0.098 (the
+ * highest c02-22, a grey book page beside an engraving), c02-22 scaled to 100 dpi and turned 3° 0.296 (warned);
+ * phototest blurred by 2 px, which reads 0.93, 0.001; bodies blurred by 8 px at 200 dpi under a crisp top 0.44 to
+ * 1.00, by 3 to 6 px 0.02 to 0.91.
+ */
+export const BLURRED_PRINT_SHARE = 0.15;
+/** A pixel is print when it is at least this much darker than the paper (grey levels). */
+const PRINT_CONTRAST = 32;
+/** ... and mid-grey (blurred print, not solid ink) when at most this much darker. */
+const MID_GREY_CONTRAST = 160;
+/** A mid-grey pixel is blurred when the grey levels within BLUR_RADIUS pixels of it span less than this. */
+const SHARP_EDGE = 48;
+const BLUR_RADIUS = 2;
+
+/**
+ * The share of a page's print (pixels at least PRINT_CONTRAST darker than its paper: its most common grey level from
+ * 128 up) that is blurred: mid-grey with no sharp edge (SHARP_EDGE) within BLUR_RADIUS pixels. Print in focus has an
+ * edge beside every grey pixel (a letter's stroke against the paper), even scaled down to MEASURE_SIDE; a halftone
+ * picture's dots too, solid ink is not mid-grey. Blurred print keeps its ink but spreads it into soft grey bands with
+ * no pixel darker than 128, so it is not print by measureSkew's own threshold: this is measured on the grey levels.
+ * 0 when the page has too little print to tell (under INKED_SHARE).
+ */
+export function blurredShare(grey: Uint8Array, width: number, height: number): number {
+  // The paper: the most common grey level from 128 up (bins of 4): not the brightest, since a page turned on white
+  // (the corners a crooked scan uncovers) or a grey page has paper darker than its brightest pixels.
+  const bins = new Float64Array(64);
+  for (let i = 0; i < grey.length; i++) bins[grey[i]! >> 2]!++;
+  let best = 32;
+  for (let b = 32; b < 64; b++) if (bins[b]! > bins[best]!) best = b;
+  const paper = best * 4 + 3;
+  // The range of grey levels in the (2·BLUR_RADIUS+1)² square about each pixel: max and min, rows then columns.
+  const span = (data: Uint8Array, pick: (a: number, b: number) => number, init: number) => {
+    const across = new Uint8Array(data.length);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        let m = init;
+        for (let d = Math.max(0, x - BLUR_RADIUS); d <= Math.min(width - 1, x + BLUR_RADIUS); d++)
+          m = pick(m, data[y * width + d]!);
+        across[y * width + x] = m;
+      }
+    const out = new Uint8Array(data.length);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        let m = init;
+        for (let d = Math.max(0, y - BLUR_RADIUS); d <= Math.min(height - 1, y + BLUR_RADIUS); d++)
+          m = pick(m, across[d * width + x]!);
+        out[y * width + x] = m;
+      }
+    return out;
+  };
+  const hi = span(grey, Math.max, 0);
+  const lo = span(grey, Math.min, 255);
+  let print = 0;
+  let blurred = 0;
+  for (let i = 0; i < grey.length; i++) {
+    const v = grey[i]!;
+    if (v > paper - PRINT_CONTRAST) continue;
+    print++;
+    if (v >= paper - MID_GREY_CONTRAST && hi[i]! - lo[i]! < SHARP_EDGE) blurred++;
+  }
+  return print >= INKED_SHARE * grey.length ? Math.round((blurred / print) * 1000) / 1000 : 0;
+}
+
+/**
  * The skew of an image in degrees, clockwise (the content turned clockwise by it; straighten by turning it back),
  * 0 when there is too little ink to tell; and whether the page has print on it at all (`inked`).
  */
-export async function measureSkew(image: string | Buffer): Promise<{ skew: number; inked: boolean }> {
+export async function measureSkew(image: string | Buffer): Promise<{ skew: number; inked: boolean; blurred: number }> {
   const { data, info } = await sharp(image)
     .greyscale()
     .resize({ width: MEASURE_SIDE, height: MEASURE_SIDE, fit: 'inside', withoutEnlargement: true })
@@ -143,9 +211,11 @@ export async function measureSkew(image: string | Buffer): Promise<{ skew: numbe
   let count = 0;
   for (let i = 0; i < width * height; i++) if (data[i * channels]! < 128) count++;
   const inked = count >= INKED_SHARE * width * height;
+  const grey = channels === 1 ? data : Uint8Array.from({ length: width * height }, (_, i) => data[i * channels]!);
+  const blurred = blurredShare(grey, width, height);
   if (count < 200) {
-    tracePage(() => ({ kind: 'skew', skew: 0, inked, axis: 'rows', contrast: 0, letterSized: false }));
-    return { skew: 0, inked };
+    tracePage(() => ({ kind: 'skew', skew: 0, inked, axis: 'rows', contrast: 0, letterSized: false, blurred }));
+    return { skew: 0, inked, blurred };
   }
   const dark = new Uint8Array(width * height);
   for (let i = 0; i < width * height; i++) dark[i] = data[i * channels]! < 128 ? 1 : 0;
@@ -203,19 +273,24 @@ export async function measureSkew(image: string | Buffer): Promise<{ skew: numbe
     axis: best.rows ? 'rows' : 'columns',
     contrast: best.contrast,
     letterSized: kept >= 200,
+    blurred,
   }));
-  return { skew, inked };
+  return { skew, inked, blurred };
 }
 
 /**
  * `image` straightened into `out` when its skew is at least MIN_DESKEW_DEGREES: turned back about its centre with
  * sharp (bicubic; the corners it uncovers white) and cut to its own size, so its resolution and page size stay the
- * same. Resolves the image to read (`image` itself when straight), the measured skew and whether the page is inked.
+ * same. Resolves the image to read (`image` itself when straight), the measured skew, whether the page is inked and the
+ * share of its print that is blurred (blurredShare).
  */
-export async function straighten(image: string, out: string): Promise<{ path: string; skew: number; inked: boolean }> {
-  const { skew, inked } = await measureSkew(image);
-  if (Math.abs(skew) < MIN_DESKEW_DEGREES) return { path: image, skew, inked };
-  return { path: await straightenBy(image, skew, out), skew, inked };
+export async function straighten(
+  image: string,
+  out: string,
+): Promise<{ path: string; skew: number; inked: boolean; blurred: number }> {
+  const { skew, inked, blurred } = await measureSkew(image);
+  if (Math.abs(skew) < MIN_DESKEW_DEGREES) return { path: image, skew, inked, blurred };
+  return { path: await straightenBy(image, skew, out), skew, inked, blurred };
 }
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { measureSkew, paperLevel } from '../../../adapters/media/ocr/page-skew.js';
+import { BLURRED_PRINT_SHARE, measureSkew, paperLevel } from '../../../adapters/media/ocr/page-skew.js';
 import { bookPage, withHatchedPicture } from '../../../support/ocr-corpus.js';
 
 /**
@@ -44,7 +44,7 @@ describe('measureSkew', () => {
     const blank = await sharp({ create: { width: 800, height: 1100, channels: 3, background: '#ffffff' } })
       .png()
       .toBuffer();
-    expect(await measureSkew(blank)).toEqual({ skew: 0, inked: false });
+    expect(await measureSkew(blank)).toEqual({ skew: 0, inked: false, blurred: 0 });
   });
 
   it('a book page with a large picture, scanned bilevel turned ±3°, is measured by its text lines, not the picture', async () => {
@@ -127,5 +127,33 @@ describe('paperLevel', () => {
         ),
       ),
     ).toBeNull();
+  });
+});
+
+describe("the share of a page's print that is blurred (measureSkew's `blurred`)", () => {
+  it('is under BLURRED_PRINT_SHARE on clean real pages and on a page blurred by 2 px (which reads well), above it on a blurred body', async () => {
+    const photo = readFileSync(join(CORPUS, 'tesseract/phototest.tif'));
+    const share = async (img: Sharp) => (await measureSkew(await img.png().toBuffer())).blurred;
+    const clean: Record<string, number> = {};
+    for (const name of [
+      'tesseract/phototest.tif',
+      'tesseract/eurotext.tif',
+      'leptonica/pageseg3.tif',
+      'jdeskew/test.png',
+    ])
+      clean[name] = await share(sharp(readFileSync(join(CORPUS, name))).flatten({ background: '#ffffff' }));
+    clean['phototest blurred 2 px'] = await share(sharp(photo).greyscale().blur(2));
+    expect(Object.entries(clean).filter(([, v]) => v >= BLURRED_PRINT_SHARE)).toEqual([]);
+    // The body under its first line blurred by 8 px (no pixel of it darker than 128), and the whole page so.
+    const { data, info } = await sharp(photo).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const body = await sharp(data, { raw: info })
+      .extract({ left: 0, top: 120, width: info.width, height: info.height - 120 })
+      .blur(8)
+      .png()
+      .toBuffer();
+    expect(await share(sharp(data, { raw: info }).composite([{ input: body, left: 0, top: 120 }]))).toBeGreaterThan(
+      BLURRED_PRINT_SHARE * 3,
+    );
+    expect(await share(sharp(photo).greyscale().blur(8))).toBeGreaterThan(BLURRED_PRINT_SHARE * 3);
   });
 });
