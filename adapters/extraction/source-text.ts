@@ -12,7 +12,7 @@ import {
 import { DETECTABLE_LANGUAGES, pageLanguage } from '../media/ocr/page-language.js';
 import { imageForOcr } from '../media/ocr/page-resolution.js';
 import { bestRead, scoreOfWords, type Scored } from '../media/ocr/page-retry.js';
-import { straighten } from '../media/ocr/page-skew.js';
+import { BLURRED_PRINT_SHARE, straighten } from '../media/ocr/page-skew.js';
 import { isPdf, normaliseImage, pdfPageSizes, renderDpi } from '../media/ocr/ocr-pages.js';
 import { OcrEngineFailed, OcrEngineTimeout, OcrEngineUnavailable } from '../media/ocr/run-tool.js';
 import { InvalidSourceError, ProviderUnavailableError } from '../providers/provider-errors.js';
@@ -125,17 +125,26 @@ interface OcrRead {
   confidence: number;
   /** Whether the page has print on it (page-skew.ts). */
   inked: boolean;
+  /** The share of its print that is blurred (page-skew.ts, blurredShare; 0 until ocrPage measured it). */
+  blurred: number;
 }
 
 /**
  * A page OCR read with little confidence (and read some letters of, or that has print on it and read none) is named in
- * the notes: its values are likely wrong or missing.
+ * the notes: its values are likely wrong or missing; so is a page of which much of the print is blurred (page-skew.ts,
+ * BLURRED_PRINT_SHARE), whose crisp part may read with high confidence.
  */
 function noteIfHardToRead(notes: PageNote[], read: OcrRead): void {
   if (read.confidence < HARD_TO_READ_CONFIDENCE && (letters(read.page.text) > 0 || read.inked)) {
     notes.push({
       page: read.page.page,
       text: `page ${read.page.page} is hard to read (text recognition confidence ${Math.round(read.confidence)} %); check the values taken from it`,
+    });
+  } else if (read.blurred >= BLURRED_PRINT_SHARE) {
+    // A crisp title read with high confidence above a body blurred past reading (page-skew.ts, BLURRED_PRINT_SHARE).
+    notes.push({
+      page: read.page.page,
+      text: `page ${read.page.page} is partly blurred (${Math.round(read.blurred * 100)} % of its print has no sharp edge); check the values taken from it`,
     });
   }
 }
@@ -184,7 +193,7 @@ async function ocrPage(
     const best = await bestRead(first, straight.inked, [
       async () => (straight.path === source ? null : readImage(opts, source, dpi, page, signal, straight.inked)),
     ]);
-    return best.read;
+    return { ...best.read, blurred: straight.blurred };
   } finally {
     await rm(straightFile, { force: true });
   }
@@ -237,6 +246,7 @@ async function readImage(
         // The layout pass's; when it read no word, that of the sparse words kept (0 for an inked page with none).
         confidence: read.length > 0 ? layout.confidence : missed.length > 0 ? kept.confidence : inked ? 0 : 100,
         inked,
+        blurred: 0,
       },
       score,
     };

@@ -5,6 +5,7 @@
  * printed page by page; held-out pages only as aggregates per form and path. See bench/README.md, "Real scans".
  *
  * Run: npm run bench:ocr-real -- [--split tune|held-out|all] [--scans a,b] [--forms scan,rotated] [--paths text,pdf]
+ *      [--variants skew:3,blur:8:0.25] [--blurred-shares]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { readSourceText } from '../../adapters/extraction/source-text.js';
 import { createOcrEngine, HARD_TO_READ_CONFIDENCE } from '../../adapters/media/ocr/ocr-engine.js';
 import { createOcrRunners } from '../../adapters/media/ocr/ocr-runners.js';
 import { pageTrace, readsBadly, type PageTrace } from '../../adapters/media/ocr/page-retry.js';
+import { BLURRED_PRINT_SHARE, measureSkew } from '../../adapters/media/ocr/page-skew.js';
 import type { RunnerOutput } from '../../adapters/media/runner-contract.js';
 import { wordAccuracy } from '../../support/ocr-corpus.js';
 import {
@@ -139,6 +141,8 @@ export interface GuardRecord {
   confident: number;
   /** ocr-pdf: the turn ocrmypdf's orientation detection made and kept (degrees; 0 none). */
   turned: number;
+  /** The share of the page's print that is blurred (page-skew.ts, blurredShare; null: not measured). */
+  blurred: number | null;
 }
 
 export async function traced<T>(work: () => Promise<T>): Promise<{ result: T; guard: GuardRecord[] }> {
@@ -163,6 +167,7 @@ export async function traced<T>(work: () => Promise<T>): Promise<{ result: T; gu
         confidence: kept.confidence,
         confident: kept.confident,
         turned,
+        blurred: s?.blurred ?? null,
       });
       skew = null;
       turned = 0;
@@ -206,9 +211,68 @@ export function guardTotals(pages: readonly PageOutcome[]): string {
     `kept-sparse ${n(g((r) => r.kept === 2))}`,
     `still-bad ${n(g((r) => r.stillBad))}`,
     `turned ${n(g((r) => r.turned !== 0))}`,
+    `blurred ${n(g((r) => r.blurred !== null && r.blurred >= BLURRED_PRINT_SHARE))}`,
     `conf<${HARD_TO_READ_CONFIDENCE} ${n(g((r) => r.confidence < HARD_TO_READ_CONFIDENCE))}`,
     `warned ${n((p) => p.warned)}`,
   ].join(' ');
+}
+
+/**
+ * `--blurred-shares`: the share of each page's print that is blurred (page-skew.ts, blurredShare) on every tune page in
+ * every form and `--variants`, measured as ocr-pdf measures it (the page rendered at most 1000 pixels on its longest
+ * side), no OCR: the false warnings of the blurred-page warning on clean pages, and which blurred variants it names.
+ */
+async function blurredShares(scans: Awaited<ReturnType<typeof loadScans>>, forms: FormName[], variants: string[]) {
+  const work = await mkdtemp(join(os.tmpdir(), 'bench-ocr-blur-'));
+  const rows: string[][] = [['scan', 'form', 'page', 'blurred', 'warned']];
+  let pages = 0;
+  let warned = 0;
+  try {
+    for (const scan of scans) {
+      const made: Form[] = [];
+      for (const f of forms) made.push(await makeForm(scan, f));
+      for (const v of variants) made.push({ ...(await variantForm(scan, v)), name: v as FormName });
+      for (const form of made) {
+        const file = join(work, `form.${form.ext}`);
+        await writeFile(file, form.file);
+        for (let i = 0; i < form.pages.length; i++) {
+          let image = file;
+          if (form.ext === 'pdf') {
+            execFileSync('pdftoppm', [
+              '-q',
+              '-f',
+              String(i + 1),
+              '-l',
+              String(i + 1),
+              '-scale-to',
+              '1000',
+              '-gray',
+              '-png',
+              '-singlefile',
+              file,
+              join(work, 'page'),
+            ]);
+            image = join(work, 'page.png');
+          }
+          const { blurred } = await measureSkew(image);
+          const warn = blurred >= BLURRED_PRINT_SHARE;
+          pages++;
+          if (warn) warned++;
+          rows.push([scan.id, form.name, form.pages[i]!, blurred.toFixed(3), String(warn)]);
+        }
+      }
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  for (const r of rows)
+    process.stdout.write(
+      `${r
+        .map((v, c) => v.padEnd(c === 2 ? 24 : 16))
+        .join('')
+        .trimEnd()}\n`,
+    );
+  process.stdout.write(`\nwarned as blurred: ${warned} of ${pages} pages\n`);
 }
 
 async function main(): Promise<void> {
@@ -222,6 +286,10 @@ async function main(): Promise<void> {
   );
   // Variants are for finding what fails on tune pages; the held-out part is read only in the fixed forms.
   if (variants.length > 0 && scans.some((s) => s.split !== 'tune')) throw new Error('--variants: tune pages only');
+  if (process.argv.includes('--blurred-shares')) {
+    if (scans.some((s) => s.split !== 'tune')) throw new Error('--blurred-shares: tune pages only');
+    return blurredShares(scans, forms, variants);
+  }
   const work = await mkdtemp(join(os.tmpdir(), 'bench-ocr-real-'));
   const engine = createOcrEngine({ concurrency: 1 });
   const rows: string[][] = [['scan', 'split', 'form', 'page', 'words', ...paths]];
@@ -240,6 +308,7 @@ async function main(): Promise<void> {
       'conf',
       'confident',
       'turned',
+      'blurred',
       'warned',
     ],
   ];
@@ -313,6 +382,7 @@ async function main(): Promise<void> {
                 r ? r.confidence.toFixed(0) : '-',
                 r ? String(r.confident) : '-',
                 r ? String(r.turned) : '-',
+                r?.blurred?.toFixed(3) ?? '-',
                 String(o.warned),
               ]);
             });
@@ -355,7 +425,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\nthe page guard, totals (skew-off: measured more than ${SKEW_OFF}° from the form's turn; cols: lines found vertical;\n` +
       'bad-1st: the first read read badly; kept-uploaded/-sparse: a retry was kept; still-bad: the kept read reads badly;\n' +
-      `turned: ocrmypdf turned the page; conf<${HARD_TO_READ_CONFIDENCE}: the kept read is under the warning floor; warned: in the result's warnings):\n`,
+      `turned: ocrmypdf turned the page; blurred: ${BLURRED_PRINT_SHARE * 100} % or more of its print blurred;\n` +
+      `conf<${HARD_TO_READ_CONFIDENCE}: the kept read is under the warning floor; warned: in the result's warnings):\n`,
   );
   for (const [key, v] of [...agg.entries()].sort()) {
     const low = v.filter((o) => o.recall < 0.5);

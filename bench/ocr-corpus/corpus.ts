@@ -434,12 +434,91 @@ export async function makeForm(scan: LoadedScan, name: FormName): Promise<Form> 
 }
 
 /**
+ * The scan in grey with its body blurred past reading under a crisp top (a page photographed out of focus below its
+ * title, a smeared print): the top `crispShare` of the page as scanned, the rest blurred by a Gaussian of `sigma`
+ * pixels at 200 dpi (scaled to the scan's resolution), as a PNG stating the scan's resolution.
+ */
+export async function blurredBody(scan: LoadedScan, sigma: number, crispShare: number): Promise<Buffer> {
+  const grey = await sharp(scan.bytes).greyscale().png().toBuffer();
+  const { width, height } = await sharp(grey).metadata();
+  const top = Math.round(height! * crispShare);
+  const body = await sharp(grey)
+    .extract({ left: 0, top, width: width!, height: height! - top })
+    .blur((sigma * scan.dpi) / 200)
+    .png()
+    .toBuffer();
+  return greyPng(sharp(grey).composite([{ input: body, left: 0, top }]), scan.dpi);
+}
+
+/**
+ * The scan as a grey scanner or a copy of a copy gives it (a page that reads well but is not black on white): in grey,
+ * softened by a Gaussian of `sigma` pixels at 300 dpi (scaled to the scan's resolution; 0: not softened, a scanner's
+ * optics about 0.7–1), its levels mapped so that white is `paper` and black is `ink` (a grey or yellowed paper, a faded
+ * or low-contrast print), with `noise` grey levels of random mottle (a textured or recycled paper; 0: none), as a PNG
+ * stating the scan's resolution.
+ */
+export async function greyScan(
+  scan: Pick<LoadedScan, 'bytes' | 'dpi'>,
+  paper: number,
+  ink: number,
+  sigma = 0,
+  noise = 0,
+): Promise<Buffer> {
+  let img = sharp(scan.bytes).greyscale();
+  if (sigma > 0) img = img.blur(Math.max(0.3, (sigma * scan.dpi) / 300));
+  const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+  // A fixed seed: the same variant is the same image on every run.
+  let seed = 0x2545f491;
+  const random = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 0x100000000;
+  };
+  const out = Buffer.alloc(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const v = ink + ((paper - ink) * data[i]!) / 255 + (noise > 0 ? (random() + random() - 1) * noise : 0);
+    out[i] = Math.max(0, Math.min(255, Math.round(v)));
+  }
+  return greyPng(sharp(out, { raw: info }), scan.dpi);
+}
+
+/**
  * A variant of the skewed forms for finding what the page guard misses (the bench's `--variants`, tune pages only):
  * `skew:<degrees>[:bilevel][:<n>dpi]`: the scan scaled to n dpi (default its own), turned by degrees clockwise (negative:
- * counter-clockwise) on white, made black and white after the turn when `bilevel` (threshold 128), in a PDF.
+ * counter-clockwise) on white, made black and white after the turn when `bilevel` (threshold 128), in a PDF;
+ * `blur:<sigma>:<crisp share>`: the page upright with its body blurred under a crisp top (blurredBody), in a PDF;
+ * `grey:<paper>:<ink>[:<sigma>[:<noise>]]`: the page upright as a grey scan (greyScan), in a PDF.
  */
 export async function variantForm(scan: LoadedScan, spec: string): Promise<Form & { skew: number }> {
   const [kind, deg, ...rest] = spec.split(':');
+  if (kind === 'blur') {
+    const sigma = Number(deg);
+    const crisp = Number(rest[0] ?? 0.25);
+    if (!(sigma > 0 && sigma <= 20) || !(crisp >= 0 && crisp < 1))
+      throw new Error(`variant ${spec}: expected blur:<sigma>:<crisp share>`);
+    const png = await blurredBody(scan, sigma, crisp);
+    return {
+      name: 'scan',
+      file: Buffer.from(await scannedPdf([{ png, dpi: scan.dpi }])),
+      ext: 'pdf',
+      pages: [spec],
+      skew: 0,
+    };
+  }
+  if (kind === 'grey') {
+    const [paper, ink, sigma, noise] = [Number(deg), Number(rest[0]), Number(rest[1] ?? 0), Number(rest[2] ?? 0)];
+    if (!(paper > ink && ink >= 0 && paper <= 255) || !(sigma >= 0 && sigma <= 5) || !(noise >= 0 && noise <= 64))
+      throw new Error(`variant ${spec}: expected grey:<paper>:<ink>[:<sigma>[:<noise>]]`);
+    const png = await greyScan(scan, paper, ink, sigma, noise);
+    return {
+      name: 'scan',
+      file: Buffer.from(await scannedPdf([{ png, dpi: scan.dpi }])),
+      ext: 'pdf',
+      pages: [spec],
+      skew: 0,
+    };
+  }
   const degrees = Number(deg);
   if (kind !== 'skew' || !Number.isFinite(degrees) || Math.abs(degrees) > 45)
     throw new Error(`variant ${spec}: expected skew:<degrees>[:bilevel][:<n>dpi]`);

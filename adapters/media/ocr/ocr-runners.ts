@@ -8,7 +8,7 @@ import { fileExists, writeWhole } from '../../storage/whole-files.js';
 import { textPagesToDocx } from './docx-writer.js';
 import { HARD_TO_READ_CONFIDENCE, OCR_DPI, OcrSourceError, UPRIGHT_CONFIDENCE, type OcrEngine } from './ocr-engine.js';
 import { parseTsvPage } from '../../extraction/tsv-words.js';
-import { measureSkew, MIN_DESKEW_DEGREES, straighten, straightenBy } from './page-skew.js';
+import { BLURRED_PRINT_SHARE, measureSkew, MIN_DESKEW_DEGREES, straighten, straightenBy } from './page-skew.js';
 import { imageForOcr } from './page-resolution.js';
 import { bestRead, pageTrace, scoreOfTsv, tracePage } from './page-retry.js';
 import { OcrEngineUnavailable } from './run-tool.js';
@@ -121,11 +121,18 @@ const only = (sources: RunnerSource[]): RunnerSource => {
   return sources[0]!;
 };
 
-/** A page's text, and the mean confidence of its words when OCR read it (null: a text layer, or no word read). */
+/**
+ * A page's text, the mean confidence of its words when OCR read it (null: a text layer, or no word read) and the share
+ * of its print that is blurred (page-skew.ts, blurredShare; null: a text layer, or not known).
+ */
 interface PageRead {
   text: string;
   confidence: number | null;
+  blurred: number | null;
 }
+
+/** What a page's warning is made of (hardToRead). */
+type PageQuality = Pick<PageRead, 'confidence' | 'blurred'>;
 
 /**
  * The mean confidence of the words of a recognition (Tesseract's TSV), to one decimal; a page with print on it
@@ -159,27 +166,40 @@ async function read(
       async () => (straight.path === image ? null : attempt(image, 'layout')),
       async (sofar) => attempt(sofar.read.path, 'sparse'),
     ]);
-    return { text: best.read.text, confidence: confidenceOf(best.read.tsv, straight.inked) };
+    return {
+      text: best.read.text,
+      confidence: confidenceOf(best.read.tsv, straight.inked),
+      blurred: straight.blurred,
+    };
   } finally {
     if (straight.path !== image) await rm(straight.path, { force: true });
   }
 }
 
 /**
- * The warnings of a result: each page whose text OCR read with a mean word confidence under HARD_TO_READ_CONFIDENCE
- * (and some letters), so an unreadable scan is not handed back as if it were good (docs/processing.md, "OCR").
+ * The warnings of a result, so an unreadable scan is not handed back as if it were good (docs/processing.md, "OCR"):
+ * each page whose text OCR read with a mean word confidence under HARD_TO_READ_CONFIDENCE (and some letters), else
+ * each page of which at least BLURRED_PRINT_SHARE of the print is blurred (page-skew.ts): a crisp title read with
+ * high confidence above a body read not at all.
  */
-function hardToRead(confidences: ReadonlyArray<number | null>): string[] {
-  return confidences.flatMap((c, i) =>
+function hardToRead(pages: readonly PageQuality[]): string[] {
+  return pages.flatMap(({ confidence: c, blurred: b }, i) =>
     c !== null && c < HARD_TO_READ_CONFIDENCE
       ? [
           `page ${i + 1} is hard to read (text recognition confidence ${Math.round(c)} %); its text is likely wrong or missing`,
         ]
-      : [],
+      : b !== null && b >= BLURRED_PRINT_SHARE
+        ? [
+            `page ${i + 1} is partly blurred (${Math.round(b * 100)} % of its print has no sharp edge); its text is likely incomplete`,
+          ]
+        : [],
   );
 }
 
-/** A page's saved confidence (checkpoint folder), null when none was saved (a text layer, or a blank page). */
+/**
+ * A page's saved confidence or blurred share (checkpoint folder), null when none was saved (a text layer, a blank
+ * page, or a checkpoint from before it was kept).
+ */
 async function savedConfidence(file: string): Promise<number | null> {
   if (!(await fileExists(file))) return null;
   const c = Number(await readFile(file, 'utf8'));
@@ -214,8 +234,10 @@ async function recognisedPages(
   }
   const sizes = await pdfPageSizes(source.path);
   const fileOf = (page: number) => join(dir, `page-${page}.txt`);
-  // The page's confidence beside its text (a checkpoint from before it was kept has none: no warning for that page).
+  // The page's confidence and blurred share beside its text (a checkpoint from before they were kept has none: no
+  // warning for that page).
   const confidenceFile = (page: number) => join(dir, `page-${page}.confidence`);
+  const blurredFile = (page: number) => join(dir, `page-${page}.blurred`);
   const done = await resumedPages(input, op, sizes.length, (p) => [fileOf(p)]);
   if (done.size > 0) opts.onResume?.({ operation: op, reused: [...done].sort((a, b) => a - b), total: sizes.length });
   await eachPage(engine, input, op, sizes.length, done, async (page, signal) => {
@@ -227,6 +249,7 @@ async function recognisedPages(
       text = ocr.text;
       await rm(png, { force: true });
       if (ocr.confidence !== null) await writeWhole(confidenceFile(page), String(ocr.confidence));
+      if (ocr.blurred !== null) await writeWhole(blurredFile(page), String(ocr.blurred));
     }
     await writeWhole(fileOf(page), text);
   });
@@ -234,6 +257,7 @@ async function recognisedPages(
     sizes.map(async (_, i) => ({
       text: await readFile(fileOf(i + 1), 'utf8'),
       confidence: await savedConfidence(confidenceFile(i + 1)),
+      blurred: await savedConfidence(blurredFile(i + 1)),
     })),
   );
 }
@@ -249,7 +273,7 @@ async function pageSkew(
   size: { width: number; height: number },
   outBase: string,
   signal: AbortSignal,
-): Promise<{ skew: number; inked: boolean }> {
+): Promise<{ skew: number; inked: boolean; blurred: number }> {
   const dpi = Math.max(
     20,
     Math.min(OCR_DPI, Math.floor((SKEW_RENDER_SIDE * 72) / Math.max(size.width, size.height, 1))),
@@ -374,7 +398,7 @@ async function searchablePdf(
     if (!(await isPdf(source.path))) {
       const png = join(input.workDir, 'image.png');
       const dpi = await normaliseImage(source.path, png);
-      const confidence = await engine.limit(async () => {
+      const quality = await engine.limit(async (): Promise<PageQuality> => {
         const straight = await straighten(png, join(input.workDir, 'image-straight.png'));
         const made = await searchablePage(
           engine,
@@ -384,10 +408,10 @@ async function searchablePdf(
           undefined,
           straight.path === png ? undefined : async () => ({ input: png, rotation: 0, dpi }),
         );
-        return made.confidence;
+        return { confidence: made.confidence, blurred: straight.blurred };
       });
       input.progress?.({ fraction: 1, detail: 'page 1 of 1 done' });
-      return { pdf: await readFile(out), warnings: hardToRead([confidence]) };
+      return { pdf: await readFile(out), warnings: hardToRead([quality]) };
     }
   } catch (e) {
     throw classify(e);
@@ -395,8 +419,10 @@ async function searchablePdf(
   const sizes = await pdfPageSizes(source.path);
   const ocrFile = (page: number) => join(dir, `page-${page}.pdf`);
   const keptFile = (page: number) => join(dir, `page-${page}.kept`);
-  // The page's confidence beside it (a checkpoint from before it was kept has none: no warning for that page).
+  // The page's confidence and blurred share beside it (a checkpoint from before they were kept has none: no warning
+  // for that page).
   const confidenceFile = (page: number) => join(dir, `page-${page}.confidence`);
+  const blurredFile = (page: number) => join(dir, `page-${page}.blurred`);
   const done = await resumedPages(input, 'ocr-pdf', sizes.length, (p) => [ocrFile(p), keptFile(p)]);
   if (done.size > 0)
     opts.onResume?.({ operation: 'ocr-pdf', reused: [...done].sort((a, b) => a - b), total: sizes.length });
@@ -407,7 +433,7 @@ async function searchablePdf(
     }
     const part = join(input.workDir, `ocr-${page}.pdf`);
     const size = sizes[page - 1]!;
-    const { skew, inked } = await pageSkew(
+    const { skew, inked, blurred } = await pageSkew(
       engine,
       source.path,
       page,
@@ -455,6 +481,7 @@ async function searchablePdf(
       await rm(single, { force: true });
     }
     if (confidence !== null) await writeWhole(confidenceFile(page), String(confidence));
+    await writeWhole(blurredFile(page), String(blurred));
     await rename(part, ocrFile(page));
   });
   const pages = await Promise.all(
@@ -465,8 +492,13 @@ async function searchablePdf(
   } catch (e) {
     throw classify(e);
   }
-  const confidences = await Promise.all(sizes.map((_, i) => savedConfidence(confidenceFile(i + 1))));
-  return { pdf: await readFile(out), warnings: hardToRead(confidences) };
+  const qualities = await Promise.all(
+    sizes.map(async (_, i) => ({
+      confidence: await savedConfidence(confidenceFile(i + 1)),
+      blurred: await savedConfidence(blurredFile(i + 1)),
+    })),
+  );
+  return { pdf: await readFile(out), warnings: hardToRead(qualities) };
 }
 
 export function createOcrRunners(
@@ -482,14 +514,14 @@ export function createOcrRunners(
         {
           data: Buffer.from(joinPages(pages.map((p) => p.text)), 'utf8'),
           format: 'txt',
-          warnings: hardToRead(pages.map((p) => p.confidence)),
+          warnings: hardToRead(pages),
         },
       ];
     },
     'ocr-docx': async (input) => {
       const pages = await recognisedPages(engine, input, 'ocr-docx', languageOf(input.options), opts);
       const data = await textPagesToDocx(pages.map((p) => p.text));
-      return [{ data, format: 'docx', warnings: hardToRead(pages.map((p) => p.confidence)) }];
+      return [{ data, format: 'docx', warnings: hardToRead(pages) }];
     },
     'ocr-pdf': async (input) => {
       const { pdf, warnings } = await searchablePdf(engine, input, languageOf(input.options), opts);

@@ -20,7 +20,16 @@ export const pageTrace = channel('paycore.ocr.page');
 
 export type PageTrace =
   /** page-skew.ts measured a page: its skew (degrees), whether it has print, on which axis its lines run. */
-  | { kind: 'skew'; skew: number; inked: boolean; axis: 'rows' | 'columns'; contrast: number; letterSized: boolean }
+  | {
+      kind: 'skew';
+      skew: number;
+      inked: boolean;
+      axis: 'rows' | 'columns';
+      contrast: number;
+      letterSized: boolean;
+      /** The share of its print that is blurred (page-skew.ts, blurredShare). */
+      blurred: number;
+    }
   /**
    * bestRead's outcome: the first read's score, each retry's (null: nothing to try), which read was kept (0: the
    * first; k: the k-th retry) and whether the kept read still reads badly.

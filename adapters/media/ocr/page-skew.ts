@@ -129,10 +129,127 @@ function textLike(dark: Uint8Array, width: number, height: number): Uint8Array {
 const INKED_SHARE = 0.002;
 
 /**
+ * From this share of a page's print that is blurred (blurredShare), the page is said to be partly blurred in the
+ * result's warnings (docs/processing.md, "OCR", "Pages that read badly"): Tesseract reads a crisp title above a body
+ * blurred past reading with high confidence and none of the body, so the words' confidence cannot tell (phototest
+ * with its body blurred by 8 px: recall 0.02, confidence 85). Measured on the tune pages (bench/README.md, "Issue 30,
+ * blurred pages, session 13"), as ocr-pdf measures them: 127 of 128 clean pages in every form 0.000 to 0.098 (the
+ * highest c02-22, a grey book page beside an engraving), c02-22 scaled to 100 dpi and turned 3° 0.296 (warned);
+ * phototest blurred by 2 px, which reads 0.93, 0.001; bodies blurred by 8 px at 200 dpi under a crisp top 0.44 to
+ * 1.00, by 3 to 6 px 0.02 to 0.91. With the contrast measured per page (session 14, "Issue 30, grey scans"): the same
+ * 128 clean pages 0.000 to 0.048 (c02-22 at 100 dpi turned 3°), 56 tune pages as grey scans at most 0.025, the same
+ * with their bodies blurred by 8 px 0.42 to 0.96.
+ */
+export const BLURRED_PRINT_SHARE = 0.15;
+/**
+ * The levels below, as shares of the page's own contrast (its paper's grey level less its ink's), so that a grey scan
+ * (grey or mottled paper, a faded print: its whole contrast 90 to 175 grey levels) is measured as a black-on-white one.
+ * With absolute levels (session 13), the solid ink of a low-contrast page was mid-grey and its edges under 48 levels:
+ * tune pages as grey scans measured up to 0.96 (bench/README.md, "Issue 30, grey scans, session 14"). On a black
+ * page on white paper (contrast 255) they are session 13's 32, 160 and 48 grey levels.
+ *
+ * A pixel is print when it is at least PRINT_CONTRAST of the contrast darker than the paper (and at least MIN_PRINT
+ * levels) ...
+ */
+const PRINT_CONTRAST = 32 / 255;
+const MIN_PRINT = 8;
+/** ... and mid-grey (blurred print, not solid ink) when at most MID_GREY_CONTRAST of it darker. */
+const MID_GREY_CONTRAST = 160 / 255;
+/** A mid-grey pixel is blurred when the grey levels within BLUR_RADIUS pixels of it span less than SHARP_EDGE of it. */
+const SHARP_EDGE = 48 / 255;
+const BLUR_RADIUS = 2;
+/**
+ * The page's ink: the grey level of the darkest INK_SHARE of the pixels at least 32 levels darker than its paper (the
+ * solid strokes of a crisp title or line; a page blurred all over has only its blurred ink, and a lower contrast).
+ */
+const INK_SHARE = 0.01;
+/**
+ * The page's sharpest edges: the span of grey levels (within BLUR_RADIUS) that EDGE_SHARE of its print reaches. From
+ * EDGE_HEIGHT of paper less ink the page is crisp and its contrast is paper less ink. Measured on the tune pages: crisp
+ * ones, clean or as grey scans, 0.97 to 1.15; phototest blurred all over by 3 px 0.75, 4 px 0.57, 8 px 0.32.
+ */
+const EDGE_SHARE = 0.01;
+const EDGE_HEIGHT = 0.7;
+/** Too few pixels this far under the paper to tell (fewer than INKED_SHARE): not blurred, 0. */
+const FAINTEST_INK = 32;
+
+/**
+ * The share of a page's print that is blurred: mid-grey with no sharp edge within BLUR_RADIUS pixels. Print in focus
+ * has an edge beside every grey pixel (a letter's stroke against the paper), even scaled down to MEASURE_SIDE; a
+ * halftone picture's dots too; solid ink is not mid-grey. Blurred print keeps its ink but spreads it into soft grey
+ * bands with no pixel darker than 128, so it is not print by measureSkew's own threshold: this is measured on the grey
+ * levels, each threshold a share of the page's contrast (paper: its most common grey level from 128 up; ink: INK_SHARE).
+ * 0 when the page has too little print to tell (under INKED_SHARE).
+ */
+export function blurredShare(grey: Uint8Array, width: number, height: number): number {
+  // The paper: a dark grey paper's level (paperLevel: pageseg3 on paper 115 measured 0.30 to 0.54 from 128 up), else
+  // the most common grey level from 128 up (bins of 4): not the brightest, since a page turned on white (the corners
+  // a crooked scan uncovers) or a grey page has paper darker than its brightest pixels.
+  const bins = new Float64Array(64);
+  for (let i = 0; i < grey.length; i++) bins[grey[i]! >> 2]!++;
+  let best = 32;
+  for (let b = 32; b < 64; b++) if (bins[b]! > bins[best]!) best = b;
+  const paper = paperLevel(grey) ?? best * 4 + 3;
+  // The ink: the level under which INK_SHARE of the pixels FAINTEST_INK or more under the paper lie.
+  const levels = new Float64Array(256);
+  let inked = 0;
+  for (let i = 0; i < grey.length; i++)
+    if (grey[i]! <= paper - FAINTEST_INK) {
+      levels[grey[i]!]!++;
+      inked++;
+    }
+  if (inked < INKED_SHARE * grey.length) return 0;
+  let ink = 0;
+  for (let seen = levels[0]!; seen < INK_SHARE * inked;) seen += levels[++ink]!;
+  // The range of grey levels in the (2·BLUR_RADIUS+1)² square about each pixel: max and min, rows then columns.
+  const span = (data: Uint8Array, pick: (a: number, b: number) => number, init: number) => {
+    const across = new Uint8Array(data.length);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        let m = init;
+        for (let d = Math.max(0, x - BLUR_RADIUS); d <= Math.min(width - 1, x + BLUR_RADIUS); d++)
+          m = pick(m, data[y * width + d]!);
+        across[y * width + x] = m;
+      }
+    const out = new Uint8Array(data.length);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        let m = init;
+        for (let d = Math.max(0, y - BLUR_RADIUS); d <= Math.min(height - 1, y + BLUR_RADIUS); d++)
+          m = pick(m, across[d * width + x]!);
+        out[y * width + x] = m;
+      }
+    return out;
+  };
+  const hi = span(grey, Math.max, 0);
+  const lo = span(grey, Math.min, 255);
+  // The page's contrast: paper less ink when its print has edges of about that height (a crisp page, however grey);
+  // when even its sharpest edges (EDGE_SHARE of the print) are under EDGE_HEIGHT of it, its darkest print is blurred
+  // ink and the contrast is that of black ink on its paper.
+  const spans = new Float64Array(256);
+  for (let i = 0; i < grey.length; i++) if (grey[i]! <= paper - FAINTEST_INK) spans[hi[i]! - lo[i]!]!++;
+  let edge = 255;
+  for (let seen = spans[255]!; seen < EDGE_SHARE * inked;) seen += spans[--edge]!;
+  const contrast = edge >= EDGE_HEIGHT * (paper - ink) ? paper - ink : paper;
+  const printLevel = paper - Math.max(MIN_PRINT, PRINT_CONTRAST * contrast);
+  const midGreyLevel = paper - MID_GREY_CONTRAST * contrast;
+  const sharpEdge = SHARP_EDGE * contrast;
+  let print = 0;
+  let blurred = 0;
+  for (let i = 0; i < grey.length; i++) {
+    const v = grey[i]!;
+    if (v > printLevel) continue;
+    print++;
+    if (v >= midGreyLevel && hi[i]! - lo[i]! < sharpEdge) blurred++;
+  }
+  return print >= INKED_SHARE * grey.length ? Math.round((blurred / print) * 1000) / 1000 : 0;
+}
+
+/**
  * The skew of an image in degrees, clockwise (the content turned clockwise by it; straighten by turning it back),
  * 0 when there is too little ink to tell; and whether the page has print on it at all (`inked`).
  */
-export async function measureSkew(image: string | Buffer): Promise<{ skew: number; inked: boolean }> {
+export async function measureSkew(image: string | Buffer): Promise<{ skew: number; inked: boolean; blurred: number }> {
   const { data, info } = await sharp(image)
     .greyscale()
     .resize({ width: MEASURE_SIDE, height: MEASURE_SIDE, fit: 'inside', withoutEnlargement: true })
@@ -143,9 +260,11 @@ export async function measureSkew(image: string | Buffer): Promise<{ skew: numbe
   let count = 0;
   for (let i = 0; i < width * height; i++) if (data[i * channels]! < 128) count++;
   const inked = count >= INKED_SHARE * width * height;
+  const grey = channels === 1 ? data : Uint8Array.from({ length: width * height }, (_, i) => data[i * channels]!);
+  const blurred = blurredShare(grey, width, height);
   if (count < 200) {
-    tracePage(() => ({ kind: 'skew', skew: 0, inked, axis: 'rows', contrast: 0, letterSized: false }));
-    return { skew: 0, inked };
+    tracePage(() => ({ kind: 'skew', skew: 0, inked, axis: 'rows', contrast: 0, letterSized: false, blurred }));
+    return { skew: 0, inked, blurred };
   }
   const dark = new Uint8Array(width * height);
   for (let i = 0; i < width * height; i++) dark[i] = data[i * channels]! < 128 ? 1 : 0;
@@ -203,19 +322,24 @@ export async function measureSkew(image: string | Buffer): Promise<{ skew: numbe
     axis: best.rows ? 'rows' : 'columns',
     contrast: best.contrast,
     letterSized: kept >= 200,
+    blurred,
   }));
-  return { skew, inked };
+  return { skew, inked, blurred };
 }
 
 /**
  * `image` straightened into `out` when its skew is at least MIN_DESKEW_DEGREES: turned back about its centre with
  * sharp (bicubic; the corners it uncovers white) and cut to its own size, so its resolution and page size stay the
- * same. Resolves the image to read (`image` itself when straight), the measured skew and whether the page is inked.
+ * same. Resolves the image to read (`image` itself when straight), the measured skew, whether the page is inked and the
+ * share of its print that is blurred (blurredShare).
  */
-export async function straighten(image: string, out: string): Promise<{ path: string; skew: number; inked: boolean }> {
-  const { skew, inked } = await measureSkew(image);
-  if (Math.abs(skew) < MIN_DESKEW_DEGREES) return { path: image, skew, inked };
-  return { path: await straightenBy(image, skew, out), skew, inked };
+export async function straighten(
+  image: string,
+  out: string,
+): Promise<{ path: string; skew: number; inked: boolean; blurred: number }> {
+  const { skew, inked, blurred } = await measureSkew(image);
+  if (Math.abs(skew) < MIN_DESKEW_DEGREES) return { path: image, skew, inked, blurred };
+  return { path: await straightenBy(image, skew, out), skew, inked, blurred };
 }
 
 /**

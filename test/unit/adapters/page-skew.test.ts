@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { measureSkew, paperLevel } from '../../../adapters/media/ocr/page-skew.js';
+import { BLURRED_PRINT_SHARE, measureSkew, paperLevel } from '../../../adapters/media/ocr/page-skew.js';
 import { bookPage, withHatchedPicture } from '../../../support/ocr-corpus.js';
+import { greyScan } from '../../../bench/ocr-corpus/corpus.js';
 
 /**
  * The skew measurement (adapters/media/ocr/page-skew.ts) at known angles, on pages no one here made: jdeskew 0.4.2's
@@ -44,7 +45,7 @@ describe('measureSkew', () => {
     const blank = await sharp({ create: { width: 800, height: 1100, channels: 3, background: '#ffffff' } })
       .png()
       .toBuffer();
-    expect(await measureSkew(blank)).toEqual({ skew: 0, inked: false });
+    expect(await measureSkew(blank)).toEqual({ skew: 0, inked: false, blurred: 0 });
   });
 
   it('a book page with a large picture, scanned bilevel turned ±3°, is measured by its text lines, not the picture', async () => {
@@ -127,5 +128,88 @@ describe('paperLevel', () => {
         ),
       ),
     ).toBeNull();
+  });
+});
+
+describe("the share of a page's print that is blurred (measureSkew's `blurred`)", () => {
+  it('is under BLURRED_PRINT_SHARE on clean real pages and on a page blurred by 2 px (which reads well), above it on a blurred body', async () => {
+    const photo = readFileSync(join(CORPUS, 'tesseract/phototest.tif'));
+    const share = async (img: Sharp) => (await measureSkew(await img.png().toBuffer())).blurred;
+    const clean: Record<string, number> = {};
+    for (const name of [
+      'tesseract/phototest.tif',
+      'tesseract/eurotext.tif',
+      'leptonica/pageseg3.tif',
+      'jdeskew/test.png',
+    ])
+      clean[name] = await share(sharp(readFileSync(join(CORPUS, name))).flatten({ background: '#ffffff' }));
+    clean['phototest blurred 2 px'] = await share(sharp(photo).greyscale().blur(2));
+    expect(Object.entries(clean).filter(([, v]) => v >= BLURRED_PRINT_SHARE)).toEqual([]);
+    // The body under its first line blurred by 8 px (no pixel of it darker than 128), and the whole page so.
+    const { data, info } = await sharp(photo).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const body = await sharp(data, { raw: info })
+      .extract({ left: 0, top: 120, width: info.width, height: info.height - 120 })
+      .blur(8)
+      .png()
+      .toBuffer();
+    expect(await share(sharp(data, { raw: info }).composite([{ input: body, left: 0, top: 120 }]))).toBeGreaterThan(
+      BLURRED_PRINT_SHARE * 3,
+    );
+    expect(await share(sharp(photo).greyscale().blur(8))).toBeGreaterThan(BLURRED_PRINT_SHARE * 3);
+  });
+});
+
+describe('the blurred share on grey scans (issue 30 item 2): a grey page in focus is not blurred, a blurred one is', () => {
+  // Tune pages as a grey scanner gives them (bench/ocr-corpus/corpus.ts, greyScan: grey or mottled paper, a faded or
+  // low-contrast print, softened by a scanner's optics). Session 13's signal read their solid ink and the engraving's
+  // hatching as blurred print (pageseg3 on paper 200 with ink 90: 0.334), and warned a held-out grey scan reading >= 0.92.
+  const pageseg3 = { bytes: readFileSync(join(CORPUS, 'leptonica/pageseg3.tif')), dpi: 300 };
+  const phototest = { bytes: readFileSync(join(CORPUS, 'tesseract/phototest.tif')), dpi: 200 };
+  const eurotext = { bytes: readFileSync(join(CORPUS, 'tesseract/eurotext.tif')), dpi: 300 };
+  const GREYS = [
+    [200, 90, 1, 0],
+    [180, 60, 1, 12],
+    [230, 120, 0.8, 0],
+    [160, 70, 1, 8],
+    [240, 150, 1, 0],
+    // Dark grey paper (page-skew.ts, paperLevel), as in ocr-real-scans' pageseg3 on paper 115: 0.304 in session 13.
+    [115, 20, 1, 0],
+  ] as const;
+
+  it('tune pages in focus as grey scans (6 greys each) are all under BLURRED_PRINT_SHARE', async () => {
+    const over: Record<string, number> = {};
+    for (const [name, scan] of Object.entries({ pageseg3, phototest, eurotext }))
+      for (const [paper, ink, sigma, noise] of GREYS) {
+        const { blurred } = await measureSkew(await greyScan(scan, paper, ink, sigma, noise));
+        if (blurred >= BLURRED_PRINT_SHARE) over[`${name} grey:${paper}:${ink}:${sigma}:${noise}`] = blurred;
+      }
+    expect(over).toEqual({});
+  });
+
+  it('the same grey scans with the body under their first lines blurred by 8 px are over it', async () => {
+    const under: Record<string, number> = {};
+    for (const [name, scan, top] of [
+      ['pageseg3', pageseg3, 0.25],
+      ['phototest', phototest, 0.25],
+      ['eurotext', eurotext, 0.25],
+    ] as const)
+      for (const [paper, ink, sigma, noise] of GREYS) {
+        const grey = await greyScan(scan, paper, ink, sigma, noise);
+        const { width, height } = await sharp(grey).metadata();
+        const y = Math.round(height! * top);
+        const body = await sharp(grey)
+          .extract({ left: 0, top: y, width: width!, height: height! - y })
+          .blur((8 * scan.dpi) / 200)
+          .png()
+          .toBuffer();
+        const { blurred } = await measureSkew(
+          await sharp(grey)
+            .composite([{ input: body, left: 0, top: y }])
+            .png()
+            .toBuffer(),
+        );
+        if (blurred < BLURRED_PRINT_SHARE) under[`${name} grey:${paper}:${ink}:${sigma}:${noise}`] = blurred;
+      }
+    expect(under).toEqual({});
   });
 });
