@@ -221,12 +221,20 @@ function discardBody(ctx: AppContext): void {
     ctx.remove(name);
 }
 
+/**
+ * The request as the x402 server reads it. Its URL and query are read only when asked for: only building a route's
+ * challenge (once per route, URL and method) and the extensions do, not the unpaid 402 that finds it built.
+ */
 function viewOf(ctx: AppContext): RequestView {
   return {
     method: ctx.method,
-    url: ctx.href,
+    get url() {
+      return ctx.href;
+    },
     path: ctx.path,
     header: (name) => ctx.get(name) || undefined,
-    query: ctx.query as Record<string, string | string[]>,
+    get query() {
+      return ctx.query as Record<string, string | string[]>;
+    },
   };
 }
