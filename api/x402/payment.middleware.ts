@@ -221,20 +221,12 @@ function discardBody(ctx: AppContext): void {
     ctx.remove(name);
 }
 
-/**
- * The request as the x402 server reads it. Its URL and query are read only when asked for: only building a route's
- * challenge (once per route, URL and method) and the extensions do, not the unpaid 402 that finds it built.
- */
 function viewOf(ctx: AppContext): RequestView {
   return {
     method: ctx.method,
-    get url() {
-      return ctx.href;
-    },
+    url: ctx.href,
     path: ctx.path,
     header: (name) => ctx.get(name) || undefined,
-    get query() {
-      return ctx.query as Record<string, string | string[]>;
-    },
+    query: ctx.query as Record<string, string | string[]>,
   };
 }
