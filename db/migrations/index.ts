@@ -42,7 +42,6 @@ import * as m04rj from './20261204120000_create_reserve_for_jobs.js';
 import * as m05ip from './20261205130000_create_insert_payment_request.js';
 import * as m05pd from './20261205160000_insert_payment_request_destinations.js';
 import * as m05ex from './20261205170000_add_payment_request_expiry_index.js';
-import * as m05ef from './20261205170100_insert_payment_request_expiry_first.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
@@ -93,5 +92,4 @@ export const migrations: readonly NamedMigration[] = [
   m05ip,
   m05pd,
   m05ex,
-  m05ef,
 ];
