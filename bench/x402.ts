@@ -19,7 +19,7 @@ import { stderrProgress as progress } from '../adapters/infra/progress.js';
 import { PAID_ROUTES } from '../services/x402/route-table.js';
 import { USDC } from '../support/x402-harness.js';
 import { runBenchmark, type RunLifecycle } from './lib/lifecycle.js';
-import { withDeadline } from './lib/measure.js';
+import { mainThreadCpuUs, withDeadline } from './lib/measure.js';
 import { serveKoa } from './lib/http-stack.js';
 import { runHttpLoad, runHttpLoadSpread } from './lib/http-load.js';
 import { startApiProcesses } from './lib/api-processes.js';
@@ -113,10 +113,12 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
     expectHeader?: string,
   ): Promise<ThroughputSide> => {
     progress(`throughput: ${label}`);
+    const cpuBefore = mainThreadCpuUs();
     const result = await runHttpLoad(
       { ...load, url, expectStatus, ...(expectHeader ? { expectHeader } : {}) },
       run.signal,
     );
+    const cpuAfter = mainThreadCpuUs();
     if (result.stoppedEarly)
       throw new Error(`${label}: the load stopped early, the server kept failing (first: ${result.firstProblem})`);
     check(
@@ -127,7 +129,13 @@ async function main(opts: PaidBenchOptions, run: RunLifecycle): Promise<boolean>
       result.connections <= opts.concurrency,
       `${label}: keep-alive, ${result.connections} connections for ${opts.concurrency} in flight`,
     );
-    return { label, result };
+    return {
+      label,
+      result,
+      ...(cpuBefore !== undefined && cpuAfter !== undefined && result.completed > 0
+        ? { cpuUsPerRequest: (cpuAfter - cpuBefore) / result.completed }
+        : {}),
+    };
   };
   const bareSide = await side('bare Koa  GET /ok -> 200 JSON', `${bareUrl}/ok`, 200);
   const healthSide = await side('app  GET /x402/health -> 200', `${appUrl}/x402/health`, 200);

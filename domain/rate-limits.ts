@@ -65,6 +65,28 @@ export function emptyAt(entries: readonly WindowHits[], windowSeconds: number, n
   return live.length ? live[live.length - 1]!.at + windowSeconds * 1000 : now;
 }
 
+/** The latest recorded time that holds hits (-Infinity when none does). */
+export function latestAt(entries: readonly WindowHits[]): number {
+  let latest = -Infinity;
+  for (const e of entries) if (e.hits > 0 && e.at > latest) latest = e.at;
+  return latest;
+}
+
+/**
+ * `emptyAt` of entries whose `latestAt` is known, without walking them: the same answer, unless hits were recorded
+ * more than a window ahead (a clock set wrong), where it walks them as `emptyAt` does.
+ */
+export function emptyAtFromLatest(
+  entries: readonly WindowHits[],
+  latest: number,
+  windowSeconds: number,
+  now: number,
+): number {
+  const ms = windowSeconds * 1000;
+  if (latest > now + ms) return emptyAt(entries, windowSeconds, now);
+  return latest > now - ms ? latest + ms : now;
+}
+
 /** Whole seconds from `now` until `until`; at least 1 (Retry-After and RateLimit-Reset). */
 export function secondsUntil(now: Date, until: number): number {
   return Math.max(1, Math.ceil((until - now.getTime()) / 1000));

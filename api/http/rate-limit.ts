@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { secondsUntil, type RateLimitRule } from '../../domain/rate-limits.js';
 import type { Db } from '../../db/connection.js';
 import type { AppContext, AppState } from './context.js';
-import { createSharedCounters, type SharedCounters } from './shared-counters.js';
+import { createSharedCounters, type CounterCheck, type CounterTake, type SharedCounters } from './shared-counters.js';
 
 /** Hits one process reserves at most from a shared counter in one statement, unless the app says otherwise. */
 export const DEFAULT_RESERVE_MAX = 64;
@@ -54,22 +54,25 @@ export const perKey = (name: string, limit: number, windowSeconds: number): Rate
 export function rateLimit(db: Db, checks: RateLimitCheck[], now: () => Date = () => new Date()): Middleware<AppState> {
   return async (ctx, next) => {
     const at = now();
-    const active = checks
-      .map((c) => ({ rule: c.rule, subject: c.subject(ctx) }))
-      .filter((c): c is { rule: RateLimitRule; subject: string } => c.subject !== null);
+    // Plain loops: this runs before every limited request, the unpaid x402 402 among them (issue 31 item 5).
+    const active: CounterCheck[] = [];
+    for (const c of checks) {
+      const subject = c.subject(ctx);
+      if (subject !== null) active.push({ rule: c.rule, subject });
+    }
     const hits = await countersOf(ctx, db).take(active, at);
-    const exceeded = hits.filter((h) => h.exceeded);
-    const tightest = hits.reduce<(typeof hits)[number] | undefined>(
-      (best, h) => (!best || h.rule.limit - h.used < best.rule.limit - best.used ? h : best),
-      undefined,
-    );
+    let tightest: CounterTake | undefined;
+    let wait = 0;
+    for (const h of hits) {
+      if (!tightest || h.rule.limit - h.used < tightest.rule.limit - tightest.used) tightest = h;
+      if (h.exceeded) wait = Math.max(wait, secondsUntil(at, h.until));
+    }
     if (tightest) {
       ctx.set('RateLimit-Limit', String(tightest.rule.limit));
       ctx.set('RateLimit-Remaining', String(Math.max(0, tightest.rule.limit - tightest.used)));
       ctx.set('RateLimit-Reset', String(secondsUntil(at, tightest.until)));
     }
-    if (exceeded.length > 0) {
-      const wait = Math.max(...exceeded.map((h) => secondsUntil(at, h.until)));
+    if (wait > 0) {
       throw new DomainError('rate_limited', 'Too many requests; retry after the time in Retry-After', {
         retryAfterSeconds: wait,
       });

@@ -1,4 +1,11 @@
-import { emptyAt, recordedTime, roomAt, type RateLimitRule, type WindowHits } from '../../domain/rate-limits.js';
+import {
+  emptyAtFromLatest,
+  latestAt,
+  recordedTime,
+  roomAt,
+  type RateLimitRule,
+  type WindowHits,
+} from '../../domain/rate-limits.js';
 import { takeRateLimitHits, type WindowState } from '../../db/repositories/rate-limits.repo.js';
 import type { Db } from '../../db/connection.js';
 
@@ -32,6 +39,8 @@ interface Share {
   /** The window as the last statement left it (this process's unused hits included). */
   total: number;
   entries: WindowHits[];
+  /** `latestAt(entries)`, kept with them: an admitted request's RateLimit-Reset is read from it without a walk. */
+  latest: number;
   /** Epoch ms until which the window is full: refused without a statement until then (0: not known full). */
   fullUntil: number;
   /** Failure windows: when this process last read the window (epoch ms). */
@@ -95,6 +104,7 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
         usedOfLast: 0,
         total: 0,
         entries: [],
+        latest: -Infinity,
         fullUntil: 0,
         lookedAt: -Infinity,
         pending: null,
@@ -124,6 +134,7 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
   const learn = (c: CounterCheck, share: Share, state: WindowState, at: number, full: boolean) => {
     share.total = state.total;
     share.entries = state.entries;
+    share.latest = latestAt(state.entries);
     share.fullUntil = full ? roomAt(state.entries, c.rule.limit, c.rule.windowSeconds, at) : 0;
   };
 
@@ -176,9 +187,28 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
     return Math.max(1, Math.min(reserveMax, want, Math.floor(left / 8)));
   };
 
+  /** Hands out one of the share's reserved hits (`available` > 0) to a request. */
+  const useHit = (c: CounterCheck, share: Share, now: number): CounterTake => {
+    share.available--;
+    share.usedOfLast++;
+    return {
+      rule: c.rule,
+      used: share.total - share.available,
+      exceeded: false,
+      until: emptyAtFromLatest(share.entries, share.latest, c.rule.windowSeconds, now),
+    };
+  };
+
   return {
     async take(checks, at) {
       const now = at.getTime();
+      // Most requests count in one window that still has a reserved hit: nothing to wait for, nothing to collect.
+      if (checks.length === 1) {
+        const only = checks[0]!;
+        const share = shareOf(only, at);
+        retire(share, now);
+        if (share.available > 0) return [useHit(only, share, now)];
+      }
       const unique = [...new Map(checks.map((c) => [bucketOf(c), c])).values()];
       const taken = new Map<string, CounterTake>();
       for (;;) {
@@ -190,14 +220,7 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
           const share = shareOf(c, at);
           retire(share, now);
           if (share.available > 0) {
-            share.available--;
-            share.usedOfLast++;
-            taken.set(key, {
-              rule: c.rule,
-              used: share.total - share.available,
-              exceeded: false,
-              until: emptyAt(share.entries, c.rule.windowSeconds, now),
-            });
+            taken.set(key, useHit(c, share, now));
           } else if (share.fullUntil > now) {
             taken.set(key, { rule: c.rule, used: c.rule.limit, exceeded: true, until: share.fullUntil });
           } else if (share.pending) {

@@ -20,6 +20,8 @@ export interface HttpLoadJob {
 export interface HttpLoadResult {
   /** Responses (or failures) completed inside the measured window. */
   requests: number;
+  /** Responses (or failures) completed over the whole run, warm-up included (what the server did in that time). */
+  completed: number;
   ok: number;
   /** Answered, but not with the expected status/header. */
   unexpected: number;
@@ -99,6 +101,7 @@ export async function runHttpLoadSpread(
   const worst = (pick: (r: HttpLoadResult) => number) => Math.max(...results.map(pick));
   return {
     requests: sum((r) => r.requests),
+    completed: sum((r) => r.completed),
     ok: sum((r) => r.ok),
     unexpected: sum((r) => r.unexpected),
     errors: sum((r) => r.errors),

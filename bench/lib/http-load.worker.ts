@@ -55,6 +55,7 @@ async function run(job: HttpLoadJob): Promise<HttpLoadResult> {
   let unexpected = 0;
   let errors = 0;
   let firstProblem: string | undefined;
+  let completed = 0;
   const start = performance.now();
   const measureFrom = start + job.warmupMs;
   const end = measureFrom + job.durationMs;
@@ -68,6 +69,7 @@ async function run(job: HttpLoadJob): Promise<HttpLoadResult> {
       const t = performance.now();
       const outcome = await once();
       const done = performance.now();
+      completed++;
       if (outcome.kind === 'ok') seenOk++;
       else {
         firstProblem ??= outcome.what;
@@ -88,6 +90,7 @@ async function run(job: HttpLoadJob): Promise<HttpLoadResult> {
   agent.destroy();
   return {
     requests: latencies.length,
+    completed,
     ok,
     unexpected,
     errors,

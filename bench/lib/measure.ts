@@ -1,4 +1,5 @@
 /** Small measurement helpers for the benchmarks: a bounded-concurrency loop, percentiles, memory sampling. */
+import { readFileSync } from 'node:fs';
 
 /** Runs `fn(0..count-1)` with at most `concurrency` calls in flight; stops taking new items once `signal` aborts. */
 export async function runPool(
@@ -75,6 +76,20 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, label: strin
   } finally {
     clearTimeout(timer);
     if (signal && onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * CPU time the main thread of this process has used so far, in microseconds (Linux: its task's schedstat), or undefined
+ * where that is not readable. Unlike process.cpuUsage() it leaves out worker threads (the load generator's), and unlike
+ * requests per second it moves little with what else the machine runs.
+ */
+export function mainThreadCpuUs(): number | undefined {
+  try {
+    const ns = Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
+    return Number.isFinite(ns) ? ns / 1000 : undefined;
+  } catch {
+    return undefined;
   }
 }
 

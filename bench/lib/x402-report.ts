@@ -6,6 +6,11 @@ import type { PhaseSample } from './x402-timing.js';
 export interface ThroughputSide {
   label: string;
   result: HttpLoadResult;
+  /**
+   * When this process served the row: its main thread's CPU time per request over the whole run (warm-up included),
+   * in microseconds.
+   */
+  cpuUsPerRequest?: number;
 }
 
 /** One paid Verify, as the client and the timing decorators saw it. */
@@ -125,6 +130,13 @@ export function formatReport(r: X402BenchReport): string {
     `ratio unpaid 402 / bare Koa: ${fmt.ratio(rate(r.unpaid.result) / rate(r.bare.result))}` +
       `   (app /x402/health / bare Koa: ${fmt.ratio(rate(r.health.result) / rate(r.bare.result))})`,
     `the 402 carries a PAYMENT-REQUIRED header of ${r.challengeBytes} bytes`,
+    ...(r.bare.cpuUsPerRequest && r.unpaid.cpuUsPerRequest && r.health.cpuUsPerRequest
+      ? [
+          `main-thread CPU per request (this process serves the three rows): bare Koa ${r.bare.cpuUsPerRequest.toFixed(1)} us, ` +
+            `/x402/health ${r.health.cpuUsPerRequest.toFixed(1)} us, unpaid 402 ${r.unpaid.cpuUsPerRequest.toFixed(1)} us; ` +
+            `bare Koa / unpaid 402 ${fmt.ratio(r.bare.cpuUsPerRequest / r.unpaid.cpuUsPerRequest)}`,
+        ]
+      : []),
     ...(r.scaled.length === 0
       ? []
       : [

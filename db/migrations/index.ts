@@ -41,6 +41,7 @@ import * as m03rf from './20261203100000_defer_job_reservation_fk.js';
 import * as m04rj from './20261204120000_create_reserve_for_jobs.js';
 import * as m05ip from './20261205130000_create_insert_payment_request.js';
 import * as m05pd from './20261205160000_insert_payment_request_destinations.js';
+import * as m05ex from './20261205170000_add_payment_request_expiry_index.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
@@ -90,4 +91,5 @@ export const migrations: readonly NamedMigration[] = [
   m04rj,
   m05ip,
   m05pd,
+  m05ex,
 ];

@@ -7,7 +7,15 @@ import {
   validateExpiry,
   looksLikeApiKey,
 } from '../../../domain/api-keys.js';
-import { emptyAt, recordedTime, roomAt, secondsUntil, windowGrainMs } from '../../../domain/rate-limits.js';
+import {
+  emptyAt,
+  emptyAtFromLatest,
+  latestAt,
+  recordedTime,
+  roomAt,
+  secondsUntil,
+  windowGrainMs,
+} from '../../../domain/rate-limits.js';
 import { canonicalJson } from '../../../domain/canonical-json.js';
 import { jsonBodyIssues, MAX_JSON_DEPTH } from '../../../domain/validation/json-body.js';
 import type { DomainError } from '../../../domain/errors.js';
@@ -113,6 +121,35 @@ describe('sliding windows', () => {
     expect(roomAt(entries, 3, 60, t)).toBe(t + 40_000); // 3 left are not fewer than 3: the 3 of 20 s ago must leave too
     expect(emptyAt(entries, 60, t)).toBe(t + 40_000);
     expect(emptyAt([], 60, t)).toBe(t);
+  });
+  it('reads when a window is empty from its latest recorded time as emptyAt does, a clock set wrong included', () => {
+    const cases = [
+      [],
+      [{ at: t - 70_000, hits: 9 }],
+      [{ at: t - 60_000, hits: 1 }],
+      [
+        { at: t - 50_000, hits: 2 },
+        { at: t - 20_000, hits: 3 },
+        { at: t - 70_000, hits: 9 },
+      ],
+      [
+        { at: t + 5_000, hits: 1 },
+        { at: t - 10_000, hits: 0 },
+      ],
+      [{ at: t + 60_000, hits: 4 }],
+      // more than a window ahead: dropped by both, the hits in the window still count
+      [
+        { at: t + 90_000, hits: 4 },
+        { at: t - 30_000, hits: 1 },
+      ],
+      [{ at: t + 90_000, hits: 4 }],
+    ];
+    for (const entries of cases) {
+      for (const now of [t, t + 30_000, t + 61_000, t - 45_000]) {
+        expect(emptyAtFromLatest(entries, latestAt(entries), 60, now)).toBe(emptyAt(entries, 60, now));
+      }
+    }
+    expect(latestAt([{ at: t, hits: 0 }])).toBe(-Infinity);
   });
   it('says waits in whole seconds, at least one', () => {
     expect(secondsUntil(now, t + 17_700)).toBe(18);
