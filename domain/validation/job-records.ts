@@ -35,7 +35,7 @@ export const jobResultSchema = z.strictObject({
   expires_at: dateTime.nullable().meta({ description: 'Results are kept 7 days.' }),
   warnings: z.array(z.string()).meta({
     description:
-      'What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`.',
+      'What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`, `ocr-pdf`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`, else each page with 15 % or more of its print blurred, e.g. `page 3 is partly blurred (40 % of its print has no sharp edge); its text is likely incomplete`.',
   }),
 });
 

@@ -2553,7 +2553,7 @@ export interface components {
                 files: components["schemas"]["ResultFile"][];
                 /** @description Results are kept 7 days. */
                 expires_at: string | null;
-                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`. */
+                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`, `ocr-pdf`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`, else each page with 15 % or more of its print blurred, e.g. `page 3 is partly blurred (40 % of its print has no sharp edge); its text is likely incomplete`. */
                 warnings: string[];
             };
         } | {
@@ -2722,7 +2722,7 @@ export interface components {
                 files: components["schemas"]["ResultFile"][];
                 /** @description Results are kept 7 days. */
                 expires_at: string | null;
-                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`. */
+                /** @description What you should know about the results, in words; usually empty. OCR (`ocr-text`, `ocr-docx`, `ocr-pdf`): each page read with a mean word confidence under 60 %, e.g. `page 2 is hard to read (text recognition confidence 21 %); its text is likely wrong or missing`, else each page with 15 % or more of its print blurred, e.g. `page 3 is partly blurred (40 % of its print has no sharp edge); its text is likely incomplete`. */
                 warnings: string[];
             } | null;
             /** @description When the client deleted this child (`DELETE /v1/jobs/{job_id}`); null while it is not deleted. */
