@@ -483,6 +483,11 @@ export async function greyScan(
   return greyPng(sharp(out, { raw: info }), scan.dpi);
 }
 
+/** A variant's page image as a one-page scanned PDF form, upright. */
+async function scannedVariant(png: Buffer, dpi: number, spec: string): Promise<Form & { skew: number }> {
+  return { name: 'scan', file: Buffer.from(await scannedPdf([{ png, dpi }])), ext: 'pdf', pages: [spec], skew: 0 };
+}
+
 /**
  * A variant of the skewed forms for finding what the page guard misses (the bench's `--variants`, tune pages only):
  * `skew:<degrees>[:bilevel][:<n>dpi]`: the scan scaled to n dpi (default its own), turned by degrees clockwise (negative:
@@ -497,27 +502,13 @@ export async function variantForm(scan: LoadedScan, spec: string): Promise<Form 
     const crisp = Number(rest[0] ?? 0.25);
     if (!(sigma > 0 && sigma <= 20) || !(crisp >= 0 && crisp < 1))
       throw new Error(`variant ${spec}: expected blur:<sigma>:<crisp share>`);
-    const png = await blurredBody(scan, sigma, crisp);
-    return {
-      name: 'scan',
-      file: Buffer.from(await scannedPdf([{ png, dpi: scan.dpi }])),
-      ext: 'pdf',
-      pages: [spec],
-      skew: 0,
-    };
+    return scannedVariant(await blurredBody(scan, sigma, crisp), scan.dpi, spec);
   }
   if (kind === 'grey') {
     const [paper, ink, sigma, noise] = [Number(deg), Number(rest[0]), Number(rest[1] ?? 0), Number(rest[2] ?? 0)];
     if (!(paper > ink && ink >= 0 && paper <= 255) || !(sigma >= 0 && sigma <= 5) || !(noise >= 0 && noise <= 64))
       throw new Error(`variant ${spec}: expected grey:<paper>:<ink>[:<sigma>[:<noise>]]`);
-    const png = await greyScan(scan, paper, ink, sigma, noise);
-    return {
-      name: 'scan',
-      file: Buffer.from(await scannedPdf([{ png, dpi: scan.dpi }])),
-      ext: 'pdf',
-      pages: [spec],
-      skew: 0,
-    };
+    return scannedVariant(await greyScan(scan, paper, ink, sigma, noise), scan.dpi, spec);
   }
   const degrees = Number(deg);
   if (kind !== 'skew' || !Number.isFinite(degrees) || Math.abs(degrees) > 45)
