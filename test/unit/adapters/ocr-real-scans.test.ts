@@ -35,6 +35,25 @@ beforeAll(async () => {
 const atLeast = (got: Record<string, number | undefined>, floors: Record<string, number>) =>
   Object.fromEntries(Object.entries(floors).map(([k, f]) => [k, (got[k] ?? 0) >= f ? 'ok' : (got[k] ?? 0).toFixed(3)]));
 
+type OcrOp = 'ocr-text' | 'ocr-docx' | 'ocr-pdf';
+
+/** The warnings of `ocr-text`, `ocr-docx` and `ocr-pdf` on one scanned PDF, each run in a work folder of its own. */
+async function warningsOnEveryPath(file: string, tag: string): Promise<Record<OcrOp, readonly string[]>> {
+  const runners = createOcrRunners(engine);
+  const warnings = {} as Record<OcrOp, readonly string[]>;
+  for (const op of ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const) {
+    const work = join(dir, `work-${tag}-${op}`);
+    mkdirSync(work);
+    const [out] = await runners[op]({
+      sources: [{ path: file, filename: 'scan.pdf' }],
+      options: { language: 'eng' },
+      workDir: work,
+    });
+    warnings[op] = out!.warnings ?? [];
+  }
+  return warnings;
+}
+
 /** A scan scaled down to 100 dpi (Lanczos), greyscale, as a PNG stating its resolution. */
 async function at100dpi(scan: LoadedScan): Promise<Buffer> {
   const width = Math.round(((await sharp(scan.bytes).metadata()).width! * 100) / scan.dpi);
@@ -135,16 +154,9 @@ describe('a page OCR can hardly read is named in the result warnings', () => {
         { png: blurred, dpi: scan.dpi },
       ]),
     );
-    const runners = createOcrRunners(engine);
+    const warnings = await warningsOnEveryPath(file, 'blur');
     for (const op of ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const) {
-      const work = join(dir, `work-blur-${op}`);
-      mkdirSync(work);
-      const [out] = await runners[op]({
-        sources: [{ path: file, filename: 'scan.pdf' }],
-        options: { language: 'eng' },
-        workDir: work,
-      });
-      expect(out!.warnings).toEqual([
+      expect(warnings[op]).toEqual([
         expect.stringMatching(
           /^page 2 is hard to read \(text recognition confidence \d+ %\); its text is likely wrong or missing$/,
         ),
@@ -314,18 +326,7 @@ describe('a page whose layout analysis finds no text is read again in sparse mod
     const file = join(dir, 'phototest-blur2.pdf');
     writeFileSync(file, await scannedPdf([{ png: blurred, dpi: scan.dpi }]));
     const got: Record<string, number> = {};
-    const warnings: Record<string, readonly string[]> = {};
-    const runners = createOcrRunners(engine);
-    for (const op of ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const) {
-      const work = join(dir, `work-blur2-${op}`);
-      mkdirSync(work);
-      const [out] = await runners[op]({
-        sources: [{ path: file, filename: 'scan.pdf' }],
-        options: { language: 'eng' },
-        workDir: work,
-      });
-      warnings[op] = out!.warnings ?? [];
-    }
+    const warnings = await warningsOnEveryPath(file, 'blur2');
     for (const path of ['text', 'docx', 'pdf', 'extraction'] as const) {
       const work = join(dir, `work-blur2-read-${path}`);
       mkdirSync(work);
@@ -356,21 +357,12 @@ describe('a page whose body is blurred under a crisp title is warned on every pa
         { png: await blurredBody(scan, 8, 0.25), dpi: scan.dpi },
       ]),
     );
-    const warnings: Record<string, readonly string[]> = {};
-    const runners = createOcrRunners(engine);
-    for (const op of ['ocr-text', 'ocr-docx', 'ocr-pdf'] as const) {
-      const work = join(dir, `work-blurred-body-${op}`);
-      mkdirSync(work);
-      const [out] = await runners[op]({
-        sources: [{ path: file, filename: 'scan.pdf' }],
-        options: { language: 'eng' },
-        workDir: work,
-      });
-      warnings[op] = out!.warnings ?? [];
-    }
     const work = join(dir, 'work-blurred-body-extraction');
     mkdirSync(work);
-    warnings['extraction'] = (await readSourceText(file, { engine, workDir: work, language: 'eng' })).warnings;
+    const warnings = {
+      ...(await warningsOnEveryPath(file, 'blurred-body')),
+      extraction: (await readSourceText(file, { engine, workDir: work, language: 'eng' })).warnings,
+    };
     const blurred = (tail: string) => [
       expect.stringMatching(
         new RegExp(`^page 2 is partly blurred \\(\\d+ % of its print has no sharp edge\\); ${tail}$`),
