@@ -371,6 +371,10 @@ function splitTimes(page: PageText, row: Row): Row {
 
 const empty = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
 
+/** Quantity × unit price is the amount, within a cent or 0.5 % (a printed unit price is rounded). */
+const productAgrees = (quantity: number, unit: number, amount: number): boolean =>
+  Math.abs(quantity * unit - amount) <= Math.max(0.011, Math.abs(amount) * 0.005);
+
 /**
  * The number of a cell. `mark`: the document's decimal mark, for a number whose one mark stands before three digits
  * ("5,000" kg among decimal commas is 5; "1.500" among decimal points is 1.5).
@@ -650,7 +654,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       v === null ? null : Number(v),
     );
     if (q != null && u != null && a != null) {
-      const ok = Math.abs(q * u - a) <= Math.max(0.011, Math.abs(a) * 0.005);
+      const ok = productAgrees(q, u, a);
       for (const v of [it.quantity, it.unit_price, it.amount]) v.confidence = ok ? 0.95 : 0.6;
       if (!ok)
         warnings.push(
@@ -732,7 +736,7 @@ function priceInSlot(
   const found = line.words
     .filter((w) => w.box.x0 > slot.x0 && w.box.x1 < slot.x1 && NUMBER_TOKEN.test(w.text))
     .map((w) => numberCell(page, { start: w.offset, end: w.offset + w.text.length }, mark))
-    .filter((v) => v.value !== null && Math.abs(qn * Number(v.value) - an) <= Math.max(0.011, Math.abs(an) * 0.005));
+    .filter((v) => v.value !== null && productAgrees(qn, Number(v.value), an));
   if (found.length !== 1) return null;
   return { ...found[0]!, confidence: 0.6 };
 }
@@ -858,7 +862,7 @@ function itemRow(page: PageText, line: Line, boxes: boolean, mark: DecimalMark |
   const [q, u, a] = nums.map((t) => numberCell(page, t, mark));
   if (!q!.value || !u!.value || !a!.value) return null;
   const [qn, un, an] = [q!.value, u!.value, a!.value].map(Number) as [number, number, number];
-  if (qn <= 0 || Math.abs(qn * un - an) > Math.max(0.011, Math.abs(an) * 0.005)) return null;
+  if (qn <= 0 || !productAgrees(qn, un, an)) return null;
   for (const v of [q!, u!, a!]) v.confidence = 0.95;
   const start = desc[0]!.start;
   const end = desc[desc.length - 1]!.end;
@@ -1060,14 +1064,8 @@ function receiptLine(page: PageText, line: Line, mark: DecimalMark | null): Rece
     before.length > 0 ? page.text.slice(before[0]!.offset, before.at(-1)!.offset + before.at(-1)!.text.length) : '';
   const times = RECEIPT_TIMES.exec(lead);
   if (times && times[0].length === lead.length) {
-    const [q, u] = [num(times[1]!), num(times[2]!)];
-    const a = Number(amount.value);
-    if (Math.abs(q * u - a) <= Math.max(0.011, Math.abs(a) * 0.005)) {
-      const at = before[0]!.offset;
-      const uAt = at + times[0].lastIndexOf(times[2]!);
-      quantity = { value: String(q), evidence: evidenceOf(page, at, at + times[1]!.length), confidence: 0.8 };
-      unit = { value: u.toFixed(2), evidence: evidenceOf(page, uAt, uAt + times[2]!.length), confidence: 0.8 };
-    }
+    if (productAgrees(num(times[1]!), num(times[2]!), Number(amount.value)))
+      ({ quantity, unit } = timesCells(page, before[0]!.offset, times));
     before = [];
   }
   if (before.length === 0) return { kind: 'price', line, desc: null, amount, quantity, unit };
@@ -1081,6 +1079,23 @@ function receiptLine(page: PageText, line: Line, mark: DecimalMark | null): Rece
 function num(s: string): number {
   return Number(s.replace(',', '.'));
 }
+
+/** The quantity and unit price of a receipt's quantity text (a RECEIPT_TIMES match starting at offset `at`). */
+function timesCells(
+  page: PageText,
+  at: number,
+  m: RegExpExecArray,
+): { quantity: ExtractedValue; unit: ExtractedValue } {
+  const uAt = at + m[0].lastIndexOf(m[2]!);
+  return {
+    quantity: { value: String(num(m[1]!)), evidence: evidenceOf(page, at, at + m[1]!.length), confidence: 0.8 },
+    unit: { value: num(m[2]!).toFixed(2), evidence: evidenceOf(page, uAt, uAt + m[2]!.length), confidence: 0.8 },
+  };
+}
+
+/** A receipt's subtotal or total line ("SUBTOTAL 12.34", "TOTAL 13.00", the lexicon's total labels). */
+const opensTotal = (text: string): boolean =>
+  /^(?:sub-?\s*total|total)(?![\p{L}])/iu.test(text) || startsWithTotal(text);
 
 /**
  * A till receipt's items, printed without a header row: the block of lines right above its first subtotal or total
@@ -1103,10 +1118,7 @@ function receiptRows(
   const rh = rowHeight(page);
   const closer = lines.findIndex((l) => {
     const bare = l.text.trim().replace(LEADING_MARKS, '');
-    return (
-      (/^(?:sub-?\s*total|total)(?![\p{L}])/iu.test(bare) || startsWithTotal(bare)) &&
-      findAmounts(bare, mark).length > 0
-    );
+    return opensTotal(bare) && findAmounts(bare, mark).length > 0;
   });
   if (closer <= 0) return [];
   const block: Exclude<ReceiptLine, { kind: 'end' }>[] = [];
@@ -1147,25 +1159,11 @@ function receiptRows(
     else if (r.kind === 'times') {
       const last = out.at(-1);
       const a = last?.priced ? Number(last.item.amount.value) : NaN;
-      if (
-        last &&
-        pending.length === 0 &&
-        last.item.quantity.value === null &&
-        Math.abs(r.quantity * r.unit - a) <= Math.max(0.011, Math.abs(a) * 0.005)
-      ) {
+      if (last && pending.length === 0 && last.item.quantity.value === null && productAgrees(r.quantity, r.unit, a)) {
         const t = RECEIPT_TIMES.exec(r.line.text.trim())!;
-        const at = r.line.start + r.line.text.indexOf(t[0]);
-        const uAt = at + t[0].lastIndexOf(t[2]!);
-        last.item.quantity = {
-          value: String(r.quantity),
-          evidence: evidenceOf(page, at, at + t[1]!.length),
-          confidence: 0.8,
-        };
-        last.item.unit_price = {
-          value: r.unit.toFixed(2),
-          evidence: evidenceOf(page, uAt, uAt + t[2]!.length),
-          confidence: 0.8,
-        };
+        const { quantity, unit } = timesCells(page, r.line.start + r.line.text.indexOf(t[0]), t);
+        last.item.quantity = quantity;
+        last.item.unit_price = unit;
         last.lines.push(r.line);
       }
     } else if (r.desc === null) {
@@ -1193,7 +1191,7 @@ function receiptRows(
   const cents = priced.reduce((sum, o) => sum + Math.round(Number(o.item.amount.value) * 100), 0);
   const printed = lines
     .slice(closer, closer + 4)
-    .filter((l) => /^(?:sub-?\s*total|total)(?![\p{L}])/iu.test(l.text.trim()) || startsWithTotal(l.text.trim()))
+    .filter((l) => opensTotal(l.text.trim()))
     .flatMap((l) => findAmounts(l.text, mark));
   const adds = out.length === priced.length && printed.some((a) => Math.round(Number(a.value) * 100) === cents);
   const paid = lines
