@@ -42,6 +42,7 @@ import * as m04rj from './20261204120000_create_reserve_for_jobs.js';
 import * as m05ip from './20261205130000_create_insert_payment_request.js';
 import * as m05pd from './20261205160000_insert_payment_request_destinations.js';
 import * as m05ex from './20261205170000_add_payment_request_expiry_index.js';
+import * as m05dh from './20261205170100_add_payment_delta_hints.js';
 
 export interface NamedMigration extends Knex.Migration {
   name: string;
@@ -92,4 +93,5 @@ export const migrations: readonly NamedMigration[] = [
   m05ip,
   m05pd,
   m05ex,
+  m05dh,
 ];

@@ -70,6 +70,73 @@ describe('the matching amount of a new payment request', () => {
     expect(row.status).toBe('EXPIRED');
   });
 
+  it('keeps the smallest free delta through many open requests at one quote, whatever frees an amount', async () => {
+    // Past a few open requests at one quote the search starts from a hint (migration 20261205170100); every answer
+    // here must still be the smallest free delta, computed from the rows themselves.
+    await clear();
+    await tdb.db('payment_delta_hints').delete();
+    const quotes = [q, q + 3n, q + 7n]; // close quotes: each one's amounts fall in the others' ranges
+    let at = now;
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const smallestFree = async (quote: bigint, when: Date) => {
+      const open = await tdb
+        .db('payment_requests')
+        .where({ wallet_id: wallet.id })
+        .whereIn('status', ['AWAITING', 'REVIEW'])
+        .andWhere((b) => b.where('status', 'REVIEW').orWhere('expires_at', '>', when))
+        .select('amount_atomic');
+      const held = new Set(open.map((r: { amount_atomic: string }) => BigInt(r.amount_atomic)));
+      for (let d = 1n; d <= DELTA_MAX; d++) if (!held.has(quote + d)) return d;
+      return null;
+    };
+    const openIds = async () =>
+      (await tdb.db('payment_requests').where({ wallet_id: wallet.id }).whereIn('status', ['AWAITING', 'REVIEW'])).map(
+        (r: { id: string }) => r.id,
+      );
+    let creations = 0;
+    for (let step = 0; step < 260; step++) {
+      const op = step < 60 ? 0 : random(10);
+      if (op <= 5) {
+        const quote = quotes[step < 60 ? 0 : random(3)]!;
+        const expected = await smallestFree(quote, at);
+        const made = await create(quote, at, random(4) === 0 ? 1 : 24);
+        expect(deltaOf(made), `step ${step}: quote ${quote}`).toBe(expected);
+        creations++;
+      } else {
+        const ids = await openIds();
+        if (ids.length === 0) continue;
+        const id = ids[random(ids.length)]!;
+        if (op === 6) await tdb.db('payment_requests').where({ id }).update({ status: 'PAID' });
+        else if (op === 7) await tdb.db('payment_requests').where({ id }).update({ status: 'REVIEW' });
+        else if (op === 8) await tdb.db('payment_requests').where({ id }).delete();
+        else at = new Date(at.getTime() + 3_600_000); // the 1-hour requests expire
+      }
+    }
+    expect(creations).toBeGreaterThan(180);
+    // The quote with 60 requests in a row has a hint; a quote never used has none.
+    expect(await tdb.db('payment_delta_hints').where({ quoted_amount_atomic: q.toString() }).first()).toBeTruthy();
+  });
+
+  it('a hint that is too low costs a search, never an amount already held', async () => {
+    await clear();
+    await tdb.db('payment_delta_hints').delete();
+    for (let i = 1n; i <= 20n; i++) expect(deltaOf(await create(q))).toBe(i);
+    await tdb.db('payment_delta_hints').update({ next_delta: 1, version: 99 });
+    expect(deltaOf(await create(q))).toBe(21n);
+    expect(deltaOf(await create(q))).toBe(22n);
+  });
+
+  it('writes no hint for a quote with only a few open requests', async () => {
+    await clear();
+    await tdb.db('payment_delta_hints').delete();
+    for (let i = 0n; i < 4n; i++) await create(q + 500n * i);
+    expect(await tdb.db('payment_delta_hints').count({ n: '*' })).toEqual([{ n: '0' }]);
+  });
+
   it('never goes past 9,999: with every other amount taken it takes 9,999, then answers 422', async () => {
     await clear();
     await tdb.db.raw(
