@@ -6,7 +6,7 @@
  * split is reported as aggregates (it is never looked at to tune).
  *
  *   npx tsx bench/speech-corpus/bench.ts [--sweep] [--no-wer] [--tune-only] [--phone] [--similarity]
- *     [--phone-tune [--phone-tune-set s12|s14]]
+ *     [--phone-tune [--phone-tune-set s12|s14|s15]]
  *
  * --phone: every conversation's telephone-band copy instead (300–3400 Hz, 8 kHz mono, G.711 µ-law; made with ffmpeg
  * into `phone8k/` beside the corpus on first use, not committed). --similarity: region cosines of the same and of
@@ -63,7 +63,8 @@ const wideCorpus = await loadSpeechCorpus();
 // --phone: every conversation as a phone line carries it (300–3400 Hz, 8 kHz mono, G.711 µ-law), made at bench
 // time beside the corpus; same labels (the timing does not change). --phone-tune: the extra phone-band tune set
 // (tune voices only, several phone codecs, short turns: corpus.ts, loadPhoneTuneCorpus) instead.
-// --phone-tune-set s14: session 14's set (more 4-speaker calls) instead of session 12's 40 files (PHONE_TUNE_SETS).
+// --phone-tune-set s14 / s15: session 14's set (more 4-speaker calls) or session 15's (3- and 4-speaker calls) instead
+// of session 12's 40 files (PHONE_TUNE_SETS).
 const phoneTuneSet = PHONE_TUNE_SETS[values['phone-tune-set'] as keyof typeof PHONE_TUNE_SETS];
 if (!phoneTuneSet) throw new Error(`--phone-tune-set: one of ${Object.keys(PHONE_TUNE_SETS).join(', ')}`);
 const phoneTune = values['phone-tune'] ? await loadPhoneTuneCorpus(undefined, phoneTuneSet) : null;

@@ -745,7 +745,8 @@ export interface PhoneConversationSpec extends ConversationSpec {
 /**
  * An extra phone-band tune set: its plan's seed, how many files of each speaker count, and its files' id prefix. The
  * session-12 set (`phone-tune-…`, 40 files) and session 14's (`s14-phone-…`, more 4-speaker calls, where the held-out
- * phone band still under-counted).
+ * phone band still under-counted); session 15's (`s15-phone-…`, 3- and 4-speaker calls, built after its merge rule was
+ * chosen, to check it on calls it was not chosen on).
  */
 export interface PhoneTuneSet {
   name: string;
@@ -754,7 +755,7 @@ export interface PhoneTuneSet {
   idPrefix: string;
 }
 
-export const PHONE_TUNE_SETS: Readonly<Record<'s12' | 's14', PhoneTuneSet>> = Object.freeze({
+export const PHONE_TUNE_SETS: Readonly<Record<'s12' | 's14' | 's15', PhoneTuneSet>> = Object.freeze({
   s12: {
     name: 'phone-tune',
     seed: 401,
@@ -774,6 +775,15 @@ export const PHONE_TUNE_SETS: Readonly<Record<'s12' | 's14', PhoneTuneSet>> = Ob
       [4, 8],
     ],
     idPrefix: 's14-phone',
+  },
+  s15: {
+    name: 's15-phone-tune',
+    seed: 1501,
+    counts: [
+      [3, 4],
+      [4, 8],
+    ],
+    idPrefix: 's15-phone',
   },
 });
 

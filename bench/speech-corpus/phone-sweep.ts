@@ -4,11 +4,14 @@
  * DER, count right and the count errors split over/under. Tune material only. Session 13: the floor max(1 s, share)
  * and the merge relative to the clusters' own levels (lowThreshold, relative) below the threshold. Session 14: a small
  * speaker unlike everyone else kept (strangerMax, strangerRelative); the earlier sweeps run with it off, as they were.
+ * Session 15: the relative rule measured against both clusters' pairs together (relativeTo 'pooled') or the lower of
+ * their levels, at several `relative`; the earlier sweeps run with the lower level, as they were.
  *
- *   npx tsx bench/speech-corpus/phone-sweep.ts ENGINE_KEY [--s14]
+ *   npx tsx bench/speech-corpus/phone-sweep.ts ENGINE_KEY [--s14 | --s15 | --all]
  *
  * --s14: session 14's set alone (PHONE_TUNE_SETS.s14: 4 two- and 8 four-speaker calls, built after the rule was
- * chosen on the other 54 files, to check it on calls it was not chosen on).
+ * chosen on the other 54 files, to check it on calls it was not chosen on). --s15: session 15's set alone (4 three-
+ * and 8 four-speaker calls, built after its rule was chosen). --all: the 54 files and session 14's 12 (66).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -22,19 +25,23 @@ import { loadPhoneTuneCorpus, loadSpeechCorpus, PHONE_TUNE_SETS, telephoneCopy, 
 
 const key = process.argv[2]!;
 const files: { c: Conversation; regions: SpeakerRegions }[] = [];
-for (const c of process.argv.includes('--s14')
-  ? await loadPhoneTuneCorpus(undefined, PHONE_TUNE_SETS.s14)
+const only = (['s14', 's15'] as const).find((s) => process.argv.includes(`--${s}`));
+for (const c of only
+  ? await loadPhoneTuneCorpus(undefined, PHONE_TUNE_SETS[only])
   : [
       ...(await loadPhoneTuneCorpus()),
       ...(await loadSpeechCorpus()).filter((x) => x.split === 'tune').map(telephoneCopy),
+      ...(process.argv.includes('--all') ? await loadPhoneTuneCorpus(undefined, PHONE_TUNE_SETS.s14) : []),
     ]) {
   const cache = c.path.replace(/\.wav$/, `.engine-${key}.json`);
   if (existsSync(cache))
     files.push({ c, regions: (JSON.parse(await readFile(cache, 'utf8')) as { regions: SpeakerRegions }).regions });
 }
 console.log(`${files.length} phone-band tune files with cached answers`);
-/** Session 14's rule off: the settings of the earlier sweeps as they were measured. */
-const OFF = { strangerMax: -Infinity } as const;
+/** Session 14's and 15's rules off: the settings of the earlier sweeps as they were measured. */
+const OFF = { strangerMax: -Infinity, relativeTo: 'lower' } as const;
+/** Session 15's rule off: session 14's settings. */
+const LOWER = { relativeTo: 'lower' } as const;
 function score(o: Partial<ClusterOptions>) {
   let [err, speech, right, over, under] = [0, 0, 0, 0, 0];
   const wrong: string[] = [];
@@ -121,9 +128,19 @@ for (const threshold of [0.46, 0.5, 0.55, 1]) {
 // strangerRelative x that one's own level stays (10: the relative bound never binds, the absolute one alone).
 for (const strangerMax of [0.26, 0.27, 0.28, 0.29, 0.3, 0.31, 0.32, 0.34]) {
   for (const strangerRelative of [0.45, 0.5, 0.55, 0.6, 0.65, 10]) {
-    const f = score({ strangerMax, strangerRelative });
+    const f = score({ ...LOWER, strangerMax, strangerRelative });
     console.log(
       `stranger max ${strangerMax.toFixed(2)} relative ${strangerRelative}  DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}  ${strangerMax === 0.3 && strangerRelative === 0.55 ? f.wrong.join(' ') : ''}`,
+    );
+  }
+}
+// Session 15: the relative rule against both clusters' pairs together, or against the lower level, at several
+// `relative` (the threshold 0.5 and lowThreshold 0.36 as installed).
+for (const relativeTo of ['pooled', 'lower'] as const) {
+  for (const relative of [0.56, 0.58, 0.6, 0.62, 0.64, 0.66, 0.68]) {
+    const f = score({ relativeTo, relative });
+    console.log(
+      `relative ${relative.toFixed(2)} against ${relativeTo}  DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}  ${relative === 0.62 ? f.wrong.join(' ') : ''}`,
     );
   }
 }
@@ -143,6 +160,7 @@ for (const [name, o] of [
   ['before session 13 (0.36, 4 %)', { ...OFF, threshold: 0.36, lowThreshold: 1, minSpeakerFloorSeconds: 0 }],
   ['session 13 floor alone (0.36, max(1 s, 4 %))', { ...OFF, threshold: 0.36, lowThreshold: 1 }],
   ['before session 14 (session 13: relative rule, max(1 s, 4 %))', OFF],
+  ['before session 15 (session 14: a small stranger kept)', LOWER],
 ] as const) {
   const f = score(o);
   console.log(`${name}: DER ${f.der.toFixed(3)}  right ${f.right}/${files.length}  over ${f.over} under ${f.under}`);

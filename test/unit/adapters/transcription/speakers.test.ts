@@ -267,6 +267,65 @@ describe('clusterSpeakers (synthetic embeddings)', () => {
     expect(count(clusterSpeakers(like))).toBe(3);
   });
 
+  it('on the telephone band, two people who each say a lot stay apart when their linkage is low against both their own levels, not only the looser one', () => {
+    // The phone-band tune file phone-tune-4sp-10 (G.726, session 15): c2-morig (7.2 s, own level 0.683) and ls-61
+    // (22.7 s, own level 0.800) are 0.457 alike. The relative rule measured that against the lower of the two levels
+    // (0.62 x 0.683 = 0.42) and merged them, though ls-61's 22.7 s say it is 0.80 alike to itself. Measured against
+    // both clusters' pairs together (0.62 x 0.79 = 0.49) they stay apart. Synthetic embeddings with those levels: a
+    // region is sqrt(own) x its voice's centre + sqrt(1 - own) x a direction of its own.
+    const dim = 192;
+    const line = (start: number, embedding: number[]): SpeakerRegion => ({
+      start,
+      end: start + 2.5,
+      embedding,
+      highBand: 0.00002,
+    });
+    /** Regions of voices with the given own levels and centres (`centre(v)`, unit vectors); `order` gives the voice of each. */
+    const call = (order: number[], own: number[], centre: (v: number) => number[]) =>
+      order.map((v, i) =>
+        line(
+          i * 2.6,
+          centre(v).map((x, d) => Math.sqrt(own[v]!) * x + (d === 20 + i ? Math.sqrt(1 - own[v]!) : 0)),
+        ),
+      );
+    const count = (turns: SpeakerTurn[]) => new Set(turns.map((t) => t.speaker)).size;
+    // Voice 0 (looser, 3 regions) and voice 1 (9 regions) with centres 0.618 alike (linkage sqrt(0.683 x 0.800) x 0.618
+    // = 0.457); voice 2 (12 regions, own level 0.702) about 0.24 alike to both.
+    const across = 0.457 / Math.sqrt(0.683 * 0.8);
+    const centres3 = (v: number) =>
+      Array.from({ length: dim }, (_, d) =>
+        v === 0
+          ? d === 0
+            ? 1
+            : 0
+          : v === 1
+            ? d === 0
+              ? across
+              : d === 1
+                ? Math.sqrt(1 - across * across)
+                : 0
+            : d === 0
+              ? 0.35
+              : d === 2
+                ? Math.sqrt(1 - 0.35 * 0.35)
+                : 0,
+      );
+    const order = [2, 1, 0, 2, 1, 2, 1, 2, 0, 1, 2, 1, 2, 1, 2, 0, 2, 1, 2, 1, 2, 2, 1, 2];
+    const regions = call(order, [0.683, 0.8, 0.702], centres3);
+    expect(isNarrowband(regions)).toBe(true);
+    expect(count(clusterSpeakers(regions))).toBe(3);
+    // One person heard loosely (a 25 s cluster 0.60 alike to itself) and a few words of theirs heard more alike (7.5 s,
+    // 0.92 alike to themselves, as tune-1sp-1's pieces on the phone band: 0.41 alike to the rest of him) are still one
+    // speaker: against the pairs of both (mostly the larger one's) 0.40 is enough, as it was against the lower level.
+    const piece = 0.4 / Math.sqrt(0.6 * 0.92);
+    const centres2 = (v: number) =>
+      Array.from({ length: dim }, (_, d) =>
+        v === 0 ? (d === 0 ? 1 : 0) : d === 0 ? piece : d === 1 ? Math.sqrt(1 - piece * piece) : 0,
+      );
+    const one = call([0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0], [0.6, 0.92], centres2);
+    expect(count(clusterSpeakers(one))).toBe(1);
+  });
+
   it('on a short telephone-band recording the floor is still at least 1 s: a lone 0.48 s region is not a speaker', () => {
     // The shape of the wide-band tune file tune-2sp-1 (session 13): 10.1 s of speech, an 8 kHz codec2 voice in four
     // 1.9 s regions (narrow-band, so the whole recording is) and a Common Voice speaker in four short ones, one of them
