@@ -1021,7 +1021,7 @@ type ReceiptLine =
       unit: ExtractedValue;
     }
   | { kind: 'name'; line: Line; desc: Cell }
-  | { kind: 'times'; line: Line; quantity: number; unit: number }
+  | { kind: 'times'; line: Line; quantity: number; unit: number; at: number; match: RegExpExecArray }
   | { kind: 'note'; line: Line }
   | { kind: 'end'; line: Line };
 
@@ -1037,7 +1037,9 @@ function receiptLine(page: PageText, line: Line, mark: DecimalMark | null): Rece
   const priceWord = p >= 0 && RECEIPT_PRICE.test(words[p]!.text) ? words[p]! : null;
   if (!priceWord) {
     const times = RECEIPT_TIMES.exec(bare);
-    if (times) return { kind: 'times', line, quantity: num(times[1]!), unit: num(times[2]!) };
+    // The match's offset on the page: `bare` ends where the line's text ends (leading marks stripped).
+    const at = line.start + line.text.trimEnd().length - bare.length;
+    if (times) return { kind: 'times', line, quantity: num(times[1]!), unit: num(times[2]!), at, match: times };
     if (RECEIPT_NOTE.test(bare)) return { kind: 'note', line };
     const letters = (bare.match(/\p{L}/gu) ?? []).length;
     const digits = (bare.match(/\p{N}/gu) ?? []).length;
@@ -1160,8 +1162,7 @@ function receiptRows(
       const last = out.at(-1);
       const a = last?.priced ? Number(last.item.amount.value) : NaN;
       if (last && pending.length === 0 && last.item.quantity.value === null && productAgrees(r.quantity, r.unit, a)) {
-        const t = RECEIPT_TIMES.exec(r.line.text.trim())!;
-        const { quantity, unit } = timesCells(page, r.line.start + r.line.text.indexOf(t[0]), t);
+        const { quantity, unit } = timesCells(page, r.at, r.match);
         last.item.quantity = quantity;
         last.item.unit_price = unit;
         last.lines.push(r.line);
