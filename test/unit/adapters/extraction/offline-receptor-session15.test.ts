@@ -170,6 +170,13 @@ describe('session 15: the buyer block "DATOS DEL RECEPTOR"', () => {
 });
 
 describe('session 15: the tax printed only per rate ("IVA 21%", "IVA 10,5%")', () => {
+  /** A plain page of an Argentine print's totals: the net amount, these rows, the total. */
+  const totalsPage = (rows: string[], total: string, net = '$21.000,00') =>
+    extractOffline(
+      plain('CUIT: 20-00000000-1', `Importe Neto Gravado: ${net}`, ...rows, `Importe Total: ${total}`),
+      FIELDS,
+    );
+
   it('is the sum of the rate rows when subtotal + that sum = total, unflagged', () => {
     const doc = page(...header('ORIGINAL', SELLER), ...receptor('Razón Social', 'X S.A.'), ...TABLE, ...TWO_RATES);
     const r = extractOffline(doc, FIELDS);
@@ -178,46 +185,19 @@ describe('session 15: the tax printed only per rate ("IVA 21%", "IVA 10,5%")', (
   });
 
   it('on a plain page too', () => {
-    const r = extractOffline(
-      plain(
-        'CUIT: 20-00000000-1',
-        'Importe Neto Gravado: $21.000,00',
-        'IVA 21%: $2.310,00',
-        'IVA 10,5%: $1.050,00',
-        'Importe Total: $24.360,00',
-      ),
-      FIELDS,
-    );
+    const r = totalsPage(['IVA 21%: $2.310,00', 'IVA 10,5%: $1.050,00'], '$24.360,00');
     expect(r.fields.tax!.value).toBe('3360.00');
     expect(flagged(r)).not.toContain('tax');
   });
 
   it('is flagged when subtotal + the sum is not the total (another tax, or a row misread)', () => {
-    const r = extractOffline(
-      plain(
-        'CUIT: 20-00000000-1',
-        'Importe Neto Gravado: $21.000,00',
-        'IVA 21%: $2.310,00',
-        'IVA 10,5%: $1.050,00',
-        'Percepción IIBB: $420,00',
-        'Importe Total: $24.780,00',
-      ),
-      FIELDS,
-    );
+    const r = totalsPage(['IVA 21%: $2.310,00', 'IVA 10,5%: $1.050,00', 'Percepción IIBB: $420,00'], '$24.780,00');
     expect(r.fields.tax!.value).toBe('3360.00');
     expect(flagged(r)).toContain('tax');
   });
 
   it('one rate row alone is the tax as before', () => {
-    const r = extractOffline(
-      plain(
-        'CUIT: 20-00000000-1',
-        'Importe Neto Gravado: $10.530,00',
-        'IVA 21%: $2.211,30',
-        'Importe Total: $12.741,30',
-      ),
-      FIELDS,
-    );
+    const r = totalsPage(['IVA 21%: $2.211,30'], '$12.741,30', '$10.530,00');
     expect(r.fields.tax!.value).toBe('2211.30');
     expect(flagged(r)).not.toContain('tax');
   });
