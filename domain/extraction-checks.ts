@@ -31,9 +31,11 @@ import {
   allWords,
   CHARGE_WORDS,
   CONCEPTS,
+  isCopyMark,
   labelAlternation,
   CUSTOMER_NUMBER_LABELS,
   OTHER_LABELS,
+  PARTY_NAME_LABEL,
   PHONE_LABELS,
   TAX_INCLUDED_WORDS,
   TAX_NAMES,
@@ -684,7 +686,60 @@ const distinctVatRows = (rows: readonly VatRow[]) =>
  * repeated summary, or CGST + SGST: which rows add up is not the page's to say), or its rows are on several pages.
  */
 export function taxOfVatRows(document: PositionedText): ExtractedValue | null {
-  const rows = findVatRows(document);
+  return taxOfRows(document, findVatRows(document));
+}
+
+/** A tax name with its rate right after it ("IVA 21%", "IVA 10,5 %", "USt. 19%"). */
+const RATE_AFTER_TAX = new RegExp(
+  `(?:${wordsPattern(allWords(TAX_NAMES)).source})\\.?\\s*(\\d{1,2}(?:[.,]\\d{1,3})?)\\s?%`,
+  'iu',
+);
+
+/**
+ * The document's tax rows printed without their base ("IVA 21%: $2.310,00" and "IVA 10,5%: $1.050,00" under an
+ * Argentine invoice's "Importe Neto Gravado"): a tax name, its rate right after it, then (a colon, a currency sign or
+ * code at most between) the line's one amount, its tax. A line with a base and a tax is a VAT row (findVatRows); a line
+ * with a tax id or a registration is none. In page and line order.
+ */
+export function findRateRows(document: PositionedText): VatRow[] {
+  const rows: VatRow[] = [];
+  for (const p of document.pages) {
+    let start = 0;
+    for (const l of p.text.split('\n')) {
+      const lineStart = start;
+      start += l.length + 1;
+      const m = RATE_AFTER_TAX.exec(l);
+      if (!m || printedRates(l).length !== 1 || findTaxIds(l).length > 0 || REGISTRATION_WORD.test(l)) continue;
+      const rate = Number(m[1]!.replace(',', '.'));
+      const from = m.index + m[0].length;
+      const amounts = findAmounts(l.slice(from)).filter((a) => a.value.includes('.'));
+      const a = amounts[0];
+      if (amounts.length !== 1 || !/^[\s:=]*(?:\p{Sc}|\p{Lu}{3})?\s*$/u.test(l.slice(from, from + a!.index))) continue;
+      const value = Math.abs(Number(a!.value));
+      if (!(rate > 0 && rate <= MAX_TAX_RATE) || value === 0) continue;
+      rows.push({
+        rate,
+        tax: value,
+        decimals: a!.value.split('.')[1]!.length,
+        raw: a!.raw,
+        page: p.page,
+        offset: lineStart + from + a!.index,
+      });
+    }
+  }
+  return rows;
+}
+
+/**
+ * The tax of a page that prints it only as rows of their own rates without a base (findRateRows, two or more of
+ * different rates, on one page): their taxes added up, with evidence as taxOfVatRows gives it. Whether they are the
+ * whole tax is the totals' to say (subtotal + tax = total; the engine and the document checks ask).
+ */
+export function taxOfRateRows(document: PositionedText): ExtractedValue | null {
+  return taxOfRows(document, findRateRows(document));
+}
+
+function taxOfRows(document: PositionedText, rows: readonly VatRow[]): ExtractedValue | null {
   if (rows.length < 2 || new Set(rows.map((r) => r.rate)).size !== rows.length) return null;
   const page = document.pages.find((p) => p.page === rows[0]!.page);
   if (!page || rows.some((r) => r.page !== page.page)) return null;
@@ -798,6 +853,13 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
   for (const { f, value } of [...sellers, ...buyers])
     if (/^\s*[([{<]/u.test(value) && /[)\]}>]\s*$/u.test(value))
       out.push({ reason: `${f} "${clip(value)}" is written in brackets: a remark, not a name`, fields: [f] });
+  // The copy mark over an Argentine invoice's title ("ORIGINAL", "DUPLICADO") says which copy the print is.
+  for (const { f, value } of [...sellers, ...buyers])
+    if (isCopyMark(value))
+      out.push({
+        reason: `${f} "${clip(value)}" is a copy mark (which copy of the print this is), not a name`,
+        fields: [f],
+      });
   const seller = sellers[0];
   const buyer = buyers[0];
   if (seller && buyer && sameName(seller.value, buyer.value)) {
@@ -976,6 +1038,36 @@ const PARTY_LABEL = new Map(
 );
 
 /**
+ * A name after its own label ("Razón Social:") stands in a block under the party's heading alone ("DATOS DEL
+ * RECEPTOR"): the heading is one of the three lines of text above it, or (a text layer read column by column) on the
+ * page's rows right above it, its words up to six word heights higher.
+ */
+function underHeading(page: PageText, lineStart: number, at: number, heading: RegExp): boolean {
+  const above = page.text
+    .slice(0, Math.max(0, lineStart - 1))
+    .split('\n')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (above.slice(-3).some((t) => heading.test(t))) return true;
+  const word = page.words.find((w) => w.offset <= at && at < w.offset + w.text.length);
+  const h = word ? word.box.y1 - word.box.y0 : 0;
+  if (!word || h <= 0) return false;
+  let start = 0;
+  for (const l of page.text.slice(0, lineStart).split('\n')) {
+    const from = start;
+    start += l.length + 1;
+    if (!heading.test(l.trim())) continue;
+    const ws = page.words.filter((w) => w.offset >= from && w.offset < from + l.length);
+    const dy = ws.length ? word.box.y0 - Math.max(...ws.map((w) => w.box.y0)) : -1;
+    if (dy > 0.5 * h && dy <= 6 * h) return true;
+  }
+  return false;
+}
+
+/** A party's name label ("Razón Social:", "Denominazione:") right before a place on its line. */
+const NAME_LABEL_BEFORE = new RegExp(`${PARTY_NAME_LABEL.source}$`, 'iu');
+
+/**
  * The name at `at` follows its own party's label ("Customer: Initech GmbH", "Lieferant:" over the name): the label
  * says whose name it is, with or without an address.
  */
@@ -987,6 +1079,8 @@ function labelledBy(page: PageText, at: number, id: string): boolean {
   // On its line: right after the label, in its own group of words or set apart from the label ("Bill to:      Initech").
   const lineStart = page.text.lastIndexOf('\n', at - 1) + 1;
   if (re.after.test(page.text.slice(segStart, at)) || re.after.test(page.text.slice(lineStart, at))) return true;
+  if (NAME_LABEL_BEFORE.test(page.text.slice(lineStart, at)) && underHeading(page, lineStart, at, re.alone))
+    return true;
   return (
     where !== null &&
     where.segment > 0 &&

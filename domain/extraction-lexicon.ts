@@ -1259,6 +1259,7 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'émetteur',
       'proveedor',
       'vendedor',
+      'datos del emisor',
       'emisor',
       'fornitore',
       'venditore',
@@ -1309,6 +1310,9 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
       'facturado a',
       'cliente',
       'destinatario',
+      // An Argentine (AFIP/ARCA) invoice's buyer block, a Mexican CFDI's.
+      'datos del receptor',
+      'receptor',
       'spett.le',
       'committente',
       'cessionario',
@@ -1487,8 +1491,26 @@ export function conceptOf(field: string): Concept {
   return { id: key, reader: kind, labels: [own] };
 }
 
+/**
+ * A copy mark printed over a document's title: which copy of the print this is ("ORIGINAL", "DUPLICADO", "TRIPLICADO"
+ * on an Argentine invoice; "COPY", "DUPLICATE", "Kopie", "Duplicata"). The whole text, never a party's name.
+ */
+const COPY_MARK =
+  /^[\s\p{P}]*(?:original|duplicado|triplicado|cuadruplicado|copia|copy|duplicate|triplicate|duplikat|kopie|copie|duplicata|origineel|kopij)[\s\p{P}]*$/iu;
+export const isCopyMark = (text: string): boolean => COPY_MARK.test(text);
+
 /** Words of a party block's heading that are no label alone ("prestatore", "committente": the second half of a pair). */
-const PARTY_HEADING_WORDS = new Set(['prestatore', 'committente', 'cessionario', 'cedente', 'fornitore', 'cliente']);
+const PARTY_HEADING_WORDS = new Set([
+  'prestatore',
+  'committente',
+  'cessionario',
+  'cedente',
+  'fornitore',
+  'cliente',
+  // "DATOS DEL RECEPTOR" (an Argentine invoice's buyer block), "DATOS DEL EMISOR".
+  'datos',
+  'del',
+]);
 
 /** The words of the parties' labels ("Cedente/prestatore (fornitore)", "Bill to", "Rechnungsempfänger"), lower case. */
 const PARTY_LABEL_WORDS = new Set(
@@ -1512,7 +1534,7 @@ export function isPartyHeading(text: string): boolean {
  * nome: Bianchi Mario", "Raison sociale : …"): under a block's heading ("Cedente/prestatore (fornitore)") the name is
  * this line's, not the heading's.
  */
-const PARTY_NAME_LABELS = String.raw`denominazione|ragione\s+sociale|cognome\s+(?:e\s+)?nome|nome\s+(?:e\s+)?cognome|raison\s+sociale|razón\s+social|nombre|company\s+name|firmenname|bedrijfsnaam|name`;
+const PARTY_NAME_LABELS = String.raw`denominazione|ragione\s+sociale|cognome\s+(?:e\s+)?nome|nome\s+(?:e\s+)?cognome|raison\s+sociale|apellido\s+y\s+nombre\s*\/\s*raz[oó]n\s+social|raz[oó]n\s+social|apellido\s+y\s+nombre|nombre|company\s+name|firmenname|bedrijfsnaam|name`;
 export const PARTY_NAME_LINE = new RegExp(String.raw`^\s*(?:${PARTY_NAME_LABELS})\s*:\s*(\S.*?)\s*$`, 'iu');
 /**
  * The same labels anywhere in a line, with their colon (global): two party blocks side by side read as one line

@@ -14,6 +14,7 @@ import {
   ATTENTION,
   CONCEPTS,
   escapeRegExp,
+  isCopyMark,
   OTHER_LABELS,
   REGISTRATION_WORDS,
   SALUTATIONS,
@@ -246,11 +247,15 @@ const isLabelAlone = (text: string) =>
 const SALUTATION_ALONE = new RegExp(`^(?:${SALUTATIONS.map(escapeRegExp).join('|')})\\.?,?$`, 'iu');
 const SALUTATION_BEFORE = new RegExp(`^(?:${SALUTATIONS.map(escapeRegExp).join('|')})\\.?\\s+(?=\\p{L}{2})`, 'iu');
 
-/** Text that can be a party's name: three letters in a row, more letters than digits, no e-mail or web address. */
+/**
+ * Text that can be a party's name: three letters in a row, more letters than digits, no e-mail or web address, no copy
+ * mark ("ORIGINAL").
+ */
 export function isPartyName(text: string): boolean {
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   return (
     /\p{L}{3}/u.test(text) &&
+    !isCopyMark(text) &&
     letters > (text.match(/\p{N}/gu) ?? []).length &&
     findEmails(text).length === 0 &&
     !/(?:https?:\/\/|www\.)/iu.test(text)

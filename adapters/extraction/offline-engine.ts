@@ -15,7 +15,7 @@ import {
   type PageText,
   type PositionedText,
 } from '../../domain/extraction.js';
-import { isRateOf, printedFigure, printedRates, taxOfVatRows } from '../../domain/extraction-checks.js';
+import { isRateOf, printedFigure, printedRates, taxOfRateRows, taxOfVatRows } from '../../domain/extraction-checks.js';
 import {
   dateOrderOfCurrency,
   dollarOfDocument,
@@ -48,9 +48,9 @@ import {
   type LabelHit,
   type Reader,
 } from './offline-labels.js';
-import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, type Line } from './offline-layout.js';
+import { clusters, evidenceOf, hasBoxes, lineHeight, midY, pageLines, rowHeight, type Line } from './offline-layout.js';
 import { isAddressLine, nameContains } from '../../domain/extraction-parties.js';
-import { isPartyHeading, PARTY_NAME_LABEL, PARTY_NAME_LINE } from '../../domain/extraction-lexicon.js';
+import { isCopyMark, isPartyHeading, PARTY_NAME_LABEL, PARTY_NAME_LINE } from '../../domain/extraction-lexicon.js';
 import { buyerFromBlocks, nameUnderLabel, sellerFromBlocks, type PartyReading } from './offline-parties.js';
 import { readLineItems } from './offline-tables.js';
 
@@ -220,8 +220,9 @@ function readField(concept: Concept, ctx: Context): ExtractedValue | null {
   ctx.busy.add(concept.id);
   try {
     const v = readConcept(concept, ctx);
-    // A block's heading read as a party's name ("Cedente/prestatore (fornitore)") is a label, no name.
-    return concept.name && v?.value && isPartyHeading(v.value) ? null : v;
+    // A block's heading read as a party's name ("Cedente/prestatore (fornitore)") is a label, no name; a copy mark
+    // ("ORIGINAL", "DUPLICADO") says which copy the print is.
+    return concept.name && v?.value && (isPartyHeading(v.value) || isCopyMark(v.value)) ? null : v;
   } finally {
     ctx.busy.delete(concept.id);
   }
@@ -325,7 +326,7 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   if (concept.reader === 'currency') return ctx.currency.value ? ctx.currency : null;
   // No tax under a label of its own, and the tax printed per rate (two VAT rows or more of different rates on one page,
   // perhaps read as a table): their taxes added up, each figure in the evidence (domain/extraction-checks.ts).
-  if (concept.id === 'tax') return taxOfVatRows(ctx.document);
+  if (concept.id === 'tax') return taxOfVatRows(ctx.document) ?? rateRowsTax(ctx);
   if (concept.id === 'tax_id') {
     // The seller's tax id without a label: the one id printed that is not the buyer's.
     const buyer = readField(conceptOf('buyer_vat_id'), ctx)?.value ?? null;
@@ -347,6 +348,30 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
     return given(ctx, buyerFromBlocks(pageTexts, seller, readField(conceptOf('seller_vat_id'), ctx)?.value ?? null));
   }
   return null;
+}
+
+/**
+ * The tax printed only as rows of their own rates, without a base ("IVA 21%: $2.310,00", "IVA 10,5%: $1.050,00"):
+ * their sum (taxOfRateRows), sure only when the subtotal and the total read add up with it; else given with the reason
+ * (another tax, such as a "Percepción", may be in the total, or a row misread).
+ */
+function rateRowsTax(ctx: Context): ExtractedValue | null {
+  const v = taxOfRateRows(ctx.document);
+  if (!v) return null;
+  const subtotal = readField(conceptOf('subtotal'), ctx)?.value ?? null;
+  const total = readField(conceptOf('total'), ctx)?.value ?? null;
+  const rows = v.evidence!.snippet;
+  // (Half a cent either way: each figure is printed to the cent.)
+  if (subtotal !== null && total !== null && Math.abs(Number(subtotal) + Number(v.value) - Number(total)) < 0.015)
+    return v;
+  const unsure = { ...v, confidence: UNSURE };
+  ctx.reasons.set(
+    unsure,
+    subtotal === null || total === null
+      ? `the tax is the sum of the rows of its rates (${rows}), and no subtotal and total were read to confirm it is the whole tax`
+      : `the tax is the sum of the rows of its rates (${rows}), but subtotal ${subtotal} + ${v.value} is not the total ${total}`,
+  );
+  return unsure;
 }
 
 /**
@@ -442,10 +467,13 @@ function letterhead(ctx: Context): ExtractedValue | null {
     );
   const texts = groups.map(([s, e]) => ({ start: s, end: e, text: page.text.slice(s, e) }));
   const titled = texts.some((g) => DOCUMENT_TITLE.test(g.text));
-  // The document's number under its title ("FACTURA / INV/2024/00005 / TECNATIVA") is not the letterhead.
+  // The document's number under its title ("FACTURA / INV/2024/00005 / TECNATIVA") is not the letterhead, nor is the
+  // copy mark over the title ("ORIGINAL").
   const candidate = texts.find(
     (g) =>
-      !DOCUMENT_TITLE.test(g.text) && (g.text.match(/\p{L}/gu) ?? []).length > (g.text.match(/\p{N}/gu) ?? []).length,
+      !DOCUMENT_TITLE.test(g.text) &&
+      !isCopyMark(g.text) &&
+      (g.text.match(/\p{L}/gu) ?? []).length > (g.text.match(/\p{N}/gu) ?? []).length,
   );
   if (!candidate) return null;
   // A stray mark OCR puts before the letterhead ("‘Northwind…") is not part of the name.
@@ -721,7 +749,7 @@ function nameInBlock(page: PageText, lines: readonly Line[], heading: Line, at: 
     // A blank line ends the block, except right under its heading when the line there holds the name's own label
     // (a block whose rows are set apart, "Service Provider" over "Name: PyInvoice" a row further down).
     const gap = page.text.slice(prev.end, l.start).includes('\n\n');
-    if ((gap && !(prev === heading && PARTY_NAME_LABEL_AT(l.text))) || isPartyHeading(l.text)) return null;
+    if ((gap && !(prev === heading && PARTY_NAME_LABEL_AT(l.text))) || isPartyHeading(l.text)) break;
     prev = l;
     if (own && heads.length > 1) {
       for (const m of l.text.matchAll(PARTY_NAME_LABEL)) {
@@ -739,6 +767,37 @@ function nameInBlock(page: PageText, lines: readonly Line[], heading: Line, at: 
       const start = l.start + m.index + m[0].lastIndexOf(m[1]!);
       return { value: m[1]!, evidence: evidenceOf(page, start, start + m[1]!.length), confidence: 0.8 };
     }
+    // The name's label after another of the block's values on its line ("CUIT: 30-71234567-6   Razón Social: …"
+    // under "DATOS DEL RECEPTOR"): the name up to the next label.
+    const mid = m ? undefined : l.text.matchAll(PARTY_NAME_LABEL).next().value;
+    if (mid) {
+      const from = l.start + mid.index + mid[0].length;
+      const value = page.text.slice(from, textKindEnd('text', page, from, l.end)).trim();
+      if (isName(value)) return { value, evidence: evidenceOf(page, from, from + value.length), confidence: 0.8 };
+    }
+  }
+  return boxes && !(own && heads.length > 1) ? nameOnRowsUnder(page, lines, heading) : null;
+}
+
+/**
+ * The name's own label on the rows right under a party block's heading, wherever the reading order puts it: a text
+ * layer read column by column gives the block's left column ("CUIT: …", "Condición IVA: …") before its right one
+ * ("Razón Social: …"), each line apart. Within three rows under the heading, no other heading between.
+ */
+function nameOnRowsUnder(page: PageText, lines: readonly Line[], heading: Line): ExtractedValue | null {
+  const rh = rowHeight(page);
+  const y0 = Math.min(...heading.words.map((w) => midY(w.box)));
+  const below = (l: Line) => (l.words.length ? Math.min(...l.words.map((w) => midY(w.box))) - y0 : -1);
+  const rows = lines
+    .slice(heading.index + 1, heading.index + 13)
+    .filter((l) => below(l) > 0.5 * rh && below(l) <= 3.5 * rh);
+  const stop = Math.min(...rows.filter((l) => isPartyHeading(l.text)).map(below));
+  for (const l of rows.filter((r) => below(r) < stop).sort((a, b) => below(a) - below(b))) {
+    const m = l.text.matchAll(PARTY_NAME_LABEL).next().value;
+    if (!m) continue;
+    const from = l.start + m.index + m[0].length;
+    const value = page.text.slice(from, textKindEnd('text', page, from, l.end)).trim();
+    if (isName(value)) return { value, evidence: evidenceOf(page, from, from + value.length), confidence: 0.8 };
   }
   return null;
 }

@@ -141,6 +141,14 @@ const DIN5008_PRINTS = [
   'de-erechnung-positionen',
 ] as const;
 
+/**
+ * Session 15 (s15-recv): the tune part's two ARCA prints (arca-factura-pdf). On main (796e076) the buyer's name under
+ * "DATOS DEL RECEPTOR" was missed on both text PDFs, the buyer's CUIT and the tax printed per rate ("IVA 21%" +
+ * "IVA 10,5%") on a-productos; s15-recv reads all of them (fields 25/25 on the three Spanish text PDFs).
+ */
+const ARCA_PRINTS = ['es-arca-a-productos', 'es-arca-b-larga'] as const;
+const ARCA_FIELDS = ['buyer_name', 'buyer_vat_id', 'seller_vat_id', 'tax'];
+
 const runner = createFileOperationRunners()['flow-extract'];
 let work: string;
 let fetched: FetchedDocument[];
@@ -253,6 +261,19 @@ describe('flow-extract on real invoices (a small tune subset of bench/extraction
       buyers.map((b) => b.outcome),
       diffs,
     ).toEqual(DIN5008_PRINTS.map(() => 'correct'));
+    expect(totals(scored).wrongWithoutOwnFlag, diffs).toBe(0);
+  });
+
+  it('text_pdf, the ARCA prints: the buyer block "DATOS DEL RECEPTOR" and the tax printed per rate', async () => {
+    const prints = await fetchCorpus({ ids: [...ARCA_PRINTS] });
+    const { scored, diffs } = await score(prints, 'text_pdf');
+    const outcomes = scored.flatMap((d) =>
+      d.score.fields.filter((f) => ARCA_FIELDS.includes(f.field)).map((f) => `${d.doc.id} ${f.field} ${f.outcome}`),
+    );
+    expect(
+      outcomes.filter((o) => !/ (?:correct|absent)$/u.test(o)),
+      diffs,
+    ).toEqual([]);
     expect(totals(scored).wrongWithoutOwnFlag, diffs).toBe(0);
   });
 
