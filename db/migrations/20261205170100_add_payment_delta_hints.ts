@@ -23,7 +23,11 @@ const SIGNATURE = `paycore_insert_payment_request(boolean, text, text, text, num
  * - an open request that stops being open (paid, expired, cancelled, deleted: any status outside AWAITING/REVIEW)
  *   lowers the hint of every quote whose range holds its amount (quotes amount - 9,999 to amount - 1; 9,999 is
  *   DELTA_MAX of domain/proof/matching-delta.ts), in its own transaction (trigger below; for the rows a creation
- *   expires it fires after the creation's statement);
+ *   expires it fires after the creation's statement). The trigger never waits for a hint's row lock: a hint another
+ *   transaction holds (a creation at that quote, another freeing) is skipped, and a reset row is written for it
+ *   instead (`payment_delta_hint_resets`, an insert that waits for no one); the next creation at that quote deletes
+ *   the resets, starts from the smallest delta and so does the full search, which puts the hint right. So freeing
+ *   never waits inside a creation's lock order, and no two transactions wait for each other's hints;
  * - a hint another transaction moved between this creation's read and its write (its `version`) is only ever lowered
  *   by the creation's write, never raised.
  * The hint is only a starting point: a wrong hint costs a search, never uniqueness (the partial unique index stays the
@@ -48,14 +52,36 @@ export async function up(db: Knex): Promise<void> {
       PRIMARY KEY (network, address_key, quoted_amount_atomic)
     )`);
   await db.raw(`
+    CREATE TABLE payment_delta_hint_resets (
+      network text NOT NULL,
+      address_key text NOT NULL,
+      quoted_amount_atomic numeric(38, 0) NOT NULL
+    )`);
+  await db.raw(
+    'CREATE INDEX payment_delta_hint_resets_key ON payment_delta_hint_resets (network, address_key, quoted_amount_atomic)',
+  );
+  await db.raw(`
     CREATE FUNCTION paycore_free_payment_delta() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
-      UPDATE payment_delta_hints h
-         SET next_delta = OLD.amount_atomic - h.quoted_amount_atomic, version = h.version + 1
-        FROM merchant_wallets w
-       WHERE w.id = OLD.wallet_id AND h.network = w.network AND h.address_key = w.address_key
-         AND h.quoted_amount_atomic BETWEEN OLD.amount_atomic - 9999 AND OLD.amount_atomic - 1
-         AND h.next_delta > OLD.amount_atomic - h.quoted_amount_atomic;
+      WITH stale AS (
+        SELECT h.network, h.address_key, h.quoted_amount_atomic
+          FROM payment_delta_hints h JOIN merchant_wallets w ON h.network = w.network AND h.address_key = w.address_key
+         WHERE w.id = OLD.wallet_id
+           AND h.quoted_amount_atomic BETWEEN OLD.amount_atomic - 9999 AND OLD.amount_atomic - 1
+           AND h.next_delta > OLD.amount_atomic - h.quoted_amount_atomic),
+      free_to_lower AS (
+        SELECT h.network, h.address_key, h.quoted_amount_atomic FROM payment_delta_hints h
+         WHERE (h.network, h.address_key, h.quoted_amount_atomic) IN (SELECT * FROM stale)
+           FOR UPDATE SKIP LOCKED),
+      lowered AS (
+        UPDATE payment_delta_hints h
+           SET next_delta = LEAST(h.next_delta, OLD.amount_atomic - h.quoted_amount_atomic), version = h.version + 1
+          FROM free_to_lower f
+         WHERE (h.network, h.address_key, h.quoted_amount_atomic) = (f.network, f.address_key, f.quoted_amount_atomic)
+        RETURNING 1)
+      INSERT INTO payment_delta_hint_resets (network, address_key, quoted_amount_atomic)
+      SELECT * FROM stale
+       WHERE (network, address_key, quoted_amount_atomic) NOT IN (SELECT * FROM free_to_lower);
       RETURN NULL;
     END
     $fn$`);
@@ -109,8 +135,13 @@ export async function up(db: Knex): Promise<void> {
          WHERE payment_requests.wallet_id = ANY (v_at_address) AND payment_requests.status = 'AWAITING'
            AND payment_requests.expires_at <= p_now
         RETURNING payment_requests.amount_atomic),
+      reset AS (
+        DELETE FROM payment_delta_hint_resets r
+         WHERE r.network = v_network AND r.address_key = v_address_key AND r.quoted_amount_atomic = p_quoted
+        RETURNING 1),
       hint AS (
-        SELECT GREATEST(p_delta_min, COALESCE(h.next_delta, p_delta_min)) AS s, h.version
+        SELECT CASE WHEN EXISTS (SELECT 1 FROM reset) THEN p_delta_min
+                    ELSE GREATEST(p_delta_min, COALESCE(h.next_delta, p_delta_min)) END AS s, h.version
           FROM (SELECT 1) AS one
           LEFT JOIN payment_delta_hints h
             ON h.network = v_network AND h.address_key = v_address_key AND h.quoted_amount_atomic = p_quoted),
@@ -180,5 +211,6 @@ export async function down(db: Knex): Promise<void> {
   await db.raw('DROP TRIGGER IF EXISTS payment_requests_free_delta_on_delete ON payment_requests');
   await db.raw('DROP TRIGGER IF EXISTS payment_requests_free_delta ON payment_requests');
   await db.raw('DROP FUNCTION IF EXISTS paycore_free_payment_delta()');
+  await db.raw('DROP TABLE IF EXISTS payment_delta_hint_resets');
   await db.raw('DROP TABLE IF EXISTS payment_delta_hints');
 }

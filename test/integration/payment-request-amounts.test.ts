@@ -130,6 +130,31 @@ describe('the matching amount of a new payment request', () => {
     expect(deltaOf(await create(q))).toBe(22n);
   });
 
+  it('a freed amount never waits for a hint another transaction holds, and the next creation still takes it', async () => {
+    await clear();
+    await tdb.db('payment_delta_hints').delete();
+    await tdb.db('payment_delta_hint_resets').delete();
+    for (let i = 1n; i <= 10n; i++) expect(deltaOf(await create(q))).toBe(i);
+    // A creation at q holds the hint's row lock (as it does from its upsert until it commits).
+    const holder = await tdb.db.transaction();
+    await holder('payment_delta_hints').where({ quoted_amount_atomic: q.toString() }).forUpdate().first();
+    try {
+      // A payment of q + 4 meanwhile: it must not wait (lock_timeout turns a wait into an error).
+      await tdb.db.transaction(async (trx) => {
+        await trx.raw("SET LOCAL lock_timeout = '2s'");
+        await trx('payment_requests')
+          .where({ merchant_id: merchantId, amount_atomic: (q + 4n).toString() })
+          .update({ status: 'PAID' });
+      });
+    } finally {
+      await holder.commit();
+    }
+    expect(await tdb.db('payment_delta_hint_resets').count({ n: '*' })).toEqual([{ n: '1' }]);
+    expect(deltaOf(await create(q))).toBe(4n);
+    expect(await tdb.db('payment_delta_hint_resets').count({ n: '*' })).toEqual([{ n: '0' }]);
+    expect(deltaOf(await create(q))).toBe(11n);
+  });
+
   it('writes no hint for a quote with only a few open requests', async () => {
     await clear();
     await tdb.db('payment_delta_hints').delete();
