@@ -499,6 +499,8 @@ const VAT_RE = new RegExp(`${NOT_BEFORE}(?:${VAT_PREFIX})[ .-]?[0-9A-Z](?:[.-]?[
 const EIN_RE = new RegExp(`${NOT_BEFORE}\\d{2}-\\d{7}${NOT_AFTER}`, 'gu');
 /** An Argentine CUIT/CUIL as printed: its kind (20, 23, 24, 27: a person; 30, 33, 34: a company), 8 digits, a check digit. */
 const CUIT_RE = new RegExp(`${NOT_BEFORE}(?:2[0347]|3[034])-\\d{8}-\\d${NOT_AFTER}`, 'gu');
+/** A CUIT's eleven digits, written without separators. */
+const CUIT_DIGITS = /^(?:2[0347]|3[034])\d{9}$/u;
 
 /**
  * The CUIT's check digit (AFIP): the first ten digits weighted 5 4 3 2 7 6 5 4 3 2, the sum's remainder modulo 11
@@ -506,7 +508,7 @@ const CUIT_RE = new RegExp(`${NOT_BEFORE}(?:2[0347]|3[034])-\\d{8}-\\d${NOT_AFTE
  */
 export function cuitValid(id: string): boolean {
   const d = id.replace(/[\s.-]/gu, '');
-  if (!/^(?:2[0347]|3[034])\d{9}$/u.test(d)) return false;
+  if (!CUIT_DIGITS.test(d)) return false;
   const sum = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2].reduce((s, w, i) => s + w * Number(d[i]), 0);
   const check = 11 - (sum % 11);
   return check !== 10 && (check === 11 ? 0 : check) === Number(d[10]);
@@ -801,7 +803,7 @@ export function vatIdProblem(value: string): string | null {
   if (!m || !format) {
     if (spanishIdValid(id)) return null;
     // An Argentine CUIT (11 digits, "20-12345678-9").
-    if (/^(?:2[0347]|3[034])\d{9}$/u.test(id))
+    if (CUIT_DIGITS.test(id))
       return cuitValid(id) ? null : 'fails the check digit of Argentine CUITs (a digit may be misread or mistyped)';
     if (/^[A-Z]{2}\d/u.test(id)) return `starts with "${id.slice(0, 2)}", which is no EU country prefix`;
     return 'has no EU country prefix (two letters such as DE, FR) and is in no national format it could be printed in';

@@ -1035,8 +1035,9 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
       // A date on a line that names another date (due, delivery, order…) is not the document's date.
       if (reader === 'date' && !OTHER_DATE.test(text))
         for (const d of findDates(text)) {
-          add(d.index, d.raw, resolveDate(d, ctx.order) ?? `?${d.raw}`);
-          if (resolveDate(d, ctx.order)) orderedDate(ctx, found[found.length - 1]!, d.value);
+          const resolved = resolveDate(d, ctx.order);
+          add(d.index, d.raw, resolved ?? `?${d.raw}`);
+          if (resolved) orderedDate(ctx, found[found.length - 1]!, d.value);
         }
       if (reader === 'email') for (const m of findEmails(text)) add(m.index, m.raw, m.value);
       if (reader === 'iban')

@@ -197,10 +197,10 @@ function hardToRead(pages: readonly PageQuality[]): string[] {
 }
 
 /**
- * A page's saved confidence or blurred share (checkpoint folder), null when none was saved (a text layer, a blank
+ * A page's saved figure, its confidence or its blurred share (checkpoint folder), null when none was saved (a text layer, a blank
  * page, or a checkpoint from before it was kept).
  */
-async function savedConfidence(file: string): Promise<number | null> {
+async function savedPageFigure(file: string): Promise<number | null> {
   if (!(await fileExists(file))) return null;
   const c = Number(await readFile(file, 'utf8'));
   return Number.isFinite(c) ? c : null;
@@ -256,8 +256,8 @@ async function recognisedPages(
   return Promise.all(
     sizes.map(async (_, i) => ({
       text: await readFile(fileOf(i + 1), 'utf8'),
-      confidence: await savedConfidence(confidenceFile(i + 1)),
-      blurred: await savedConfidence(blurredFile(i + 1)),
+      confidence: await savedPageFigure(confidenceFile(i + 1)),
+      blurred: await savedPageFigure(blurredFile(i + 1)),
     })),
   );
 }
@@ -494,8 +494,8 @@ async function searchablePdf(
   }
   const qualities = await Promise.all(
     sizes.map(async (_, i) => ({
-      confidence: await savedConfidence(confidenceFile(i + 1)),
-      blurred: await savedConfidence(blurredFile(i + 1)),
+      confidence: await savedPageFigure(confidenceFile(i + 1)),
+      blurred: await savedPageFigure(blurredFile(i + 1)),
     })),
   );
   return { pdf: await readFile(out), warnings: hardToRead(qualities) };
