@@ -197,10 +197,27 @@ function hardToRead(pages: readonly PageQuality[]): string[] {
 }
 
 /**
- * A page's saved figure, its confidence or its blurred share (checkpoint folder), null when none was saved (a text layer, a blank
- * page, or a checkpoint from before it was kept).
+ * A page's confidence and blurred share, kept beside its checkpoint in the checkpoint folder (ocr-text, ocr-docx and
+ * ocr-pdf), each only when there is one: a page read from its text layer has none, nor has a checkpoint from before
+ * they were kept (no warning for that page).
  */
-async function savedPageFigure(file: string): Promise<number | null> {
+const qualityFiles = (dir: string, page: number) => ({
+  confidence: join(dir, `page-${page}.confidence`),
+  blurred: join(dir, `page-${page}.blurred`),
+});
+
+async function saveQuality(dir: string, page: number, quality: PageQuality): Promise<void> {
+  const files = qualityFiles(dir, page);
+  if (quality.confidence !== null) await writeWhole(files.confidence, String(quality.confidence));
+  if (quality.blurred !== null) await writeWhole(files.blurred, String(quality.blurred));
+}
+
+async function savedQuality(dir: string, page: number): Promise<PageQuality> {
+  const files = qualityFiles(dir, page);
+  return { confidence: await savedFigure(files.confidence), blurred: await savedFigure(files.blurred) };
+}
+
+async function savedFigure(file: string): Promise<number | null> {
   if (!(await fileExists(file))) return null;
   const c = Number(await readFile(file, 'utf8'));
   return Number.isFinite(c) ? c : null;
@@ -234,10 +251,6 @@ async function recognisedPages(
   }
   const sizes = await pdfPageSizes(source.path);
   const fileOf = (page: number) => join(dir, `page-${page}.txt`);
-  // The page's confidence and blurred share beside its text (a checkpoint from before they were kept has none: no
-  // warning for that page).
-  const confidenceFile = (page: number) => join(dir, `page-${page}.confidence`);
-  const blurredFile = (page: number) => join(dir, `page-${page}.blurred`);
   const done = await resumedPages(input, op, sizes.length, (p) => [fileOf(p)]);
   if (done.size > 0) opts.onResume?.({ operation: op, reused: [...done].sort((a, b) => a - b), total: sizes.length });
   await eachPage(engine, input, op, sizes.length, done, async (page, signal) => {
@@ -248,16 +261,14 @@ async function recognisedPages(
       const ocr = await read(engine, png, language, dpi, signal);
       text = ocr.text;
       await rm(png, { force: true });
-      if (ocr.confidence !== null) await writeWhole(confidenceFile(page), String(ocr.confidence));
-      if (ocr.blurred !== null) await writeWhole(blurredFile(page), String(ocr.blurred));
+      await saveQuality(dir, page, ocr);
     }
     await writeWhole(fileOf(page), text);
   });
   return Promise.all(
     sizes.map(async (_, i) => ({
       text: await readFile(fileOf(i + 1), 'utf8'),
-      confidence: await savedPageFigure(confidenceFile(i + 1)),
-      blurred: await savedPageFigure(blurredFile(i + 1)),
+      ...(await savedQuality(dir, i + 1)),
     })),
   );
 }
@@ -419,10 +430,6 @@ async function searchablePdf(
   const sizes = await pdfPageSizes(source.path);
   const ocrFile = (page: number) => join(dir, `page-${page}.pdf`);
   const keptFile = (page: number) => join(dir, `page-${page}.kept`);
-  // The page's confidence and blurred share beside it (a checkpoint from before they were kept has none: no warning
-  // for that page).
-  const confidenceFile = (page: number) => join(dir, `page-${page}.confidence`);
-  const blurredFile = (page: number) => join(dir, `page-${page}.blurred`);
   const done = await resumedPages(input, 'ocr-pdf', sizes.length, (p) => [ocrFile(p), keptFile(p)]);
   if (done.size > 0)
     opts.onResume?.({ operation: 'ocr-pdf', reused: [...done].sort((a, b) => a - b), total: sizes.length });
@@ -480,8 +487,7 @@ async function searchablePdf(
       ));
       await rm(single, { force: true });
     }
-    if (confidence !== null) await writeWhole(confidenceFile(page), String(confidence));
-    await writeWhole(blurredFile(page), String(blurred));
+    await saveQuality(dir, page, { confidence, blurred });
     await rename(part, ocrFile(page));
   });
   const pages = await Promise.all(
@@ -492,12 +498,7 @@ async function searchablePdf(
   } catch (e) {
     throw classify(e);
   }
-  const qualities = await Promise.all(
-    sizes.map(async (_, i) => ({
-      confidence: await savedPageFigure(confidenceFile(i + 1)),
-      blurred: await savedPageFigure(blurredFile(i + 1)),
-    })),
-  );
+  const qualities = await Promise.all(sizes.map((_, i) => savedQuality(dir, i + 1)));
   return { pdf: await readFile(out), warnings: hardToRead(qualities) };
 }
 
