@@ -24,6 +24,7 @@ import {
   type LineItemColumn,
   type PageText,
   type PositionedText,
+  textLines,
   unionBox,
 } from './extraction.js';
 import { lineEvidence, type ReviewedResult, SUM_SEPARATOR, sumDecimals } from './extraction-evidence.js';
@@ -638,10 +639,7 @@ export function findVatRows(document: PositionedText): VatRow[] {
   const rows: VatRow[] = [];
   let underTaxName = false;
   for (const p of document.pages) {
-    let start = 0;
-    for (const l of p.text.split('\n')) {
-      const lineStart = start;
-      start += l.length + 1;
+    for (const { text: l, start: lineStart } of textLines(p.text)) {
       if (l.trim() === '') continue;
       const named = TAX_WORD.test(l) && findTaxIds(l).length === 0 && !REGISTRATION_WORD.test(l);
       const rates = printedRates(l);
@@ -704,10 +702,7 @@ const RATE_AFTER_TAX = new RegExp(
 export function findRateRows(document: PositionedText): VatRow[] {
   const rows: VatRow[] = [];
   for (const p of document.pages) {
-    let start = 0;
-    for (const l of p.text.split('\n')) {
-      const lineStart = start;
-      start += l.length + 1;
+    for (const { text: l, start: lineStart } of textLines(p.text)) {
       const m = RATE_AFTER_TAX.exec(l);
       if (!m || printedRates(l).length !== 1 || findTaxIds(l).length > 0 || REGISTRATION_WORD.test(l)) continue;
       const rate = Number(m[1]!.replace(',', '.'));
@@ -1052,10 +1047,7 @@ function underHeading(page: PageText, lineStart: number, at: number, heading: Re
   const word = page.words.find((w) => w.offset <= at && at < w.offset + w.text.length);
   const h = word ? word.box.y1 - word.box.y0 : 0;
   if (!word || h <= 0) return false;
-  let start = 0;
-  for (const l of page.text.slice(0, lineStart).split('\n')) {
-    const from = start;
-    start += l.length + 1;
+  for (const { text: l, start: from } of textLines(page.text.slice(0, lineStart))) {
     if (!heading.test(l.trim())) continue;
     const ws = page.words.filter((w) => w.offset >= from && w.offset < from + l.length);
     const dy = ws.length ? word.box.y0 - Math.max(...ws.map((w) => w.box.y0)) : -1;

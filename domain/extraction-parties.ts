@@ -8,7 +8,7 @@
  *
  * Pure: no I/O.
  */
-import type { PageText, PositionedWord } from './extraction.js';
+import { textLines, type PageText, type PositionedWord } from './extraction.js';
 import {
   allWords,
   ATTENTION,
@@ -343,10 +343,7 @@ export interface SenderLine {
 export function senderLineOf(page: PageText): SenderLine | null {
   if (page.page !== 1) return null;
   const third = page.height > 0 ? page.height / 3 : Infinity;
-  let start = 0;
-  for (const raw of page.text.split('\n')) {
-    const lineStart = start;
-    start += raw.length + 1;
+  for (const { text: raw, start: lineStart } of textLines(page.text)) {
     const word = page.words.find((w) => w.offset >= lineStart);
     if (word && word.offset < lineStart + raw.length && word.box.y0 > third) break;
     const parts = raw.split(SENDER_SEPARATOR);

@@ -30,6 +30,16 @@ export function unionBox(boxes: readonly Box[]): Box | null {
   };
 }
 
+/** The lines of a page's text, each with the index of its first character in that text. */
+export function textLines(text: string): { text: string; start: number }[] {
+  let start = 0;
+  return text.split('\n').map((line) => {
+    const at = start;
+    start += line.length + 1;
+    return { text: line, start: at };
+  });
+}
+
 /** One word of a page with where it is; `offset` is its first character's index in the page's `text`. */
 export interface PositionedWord {
   text: string;
