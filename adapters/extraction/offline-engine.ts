@@ -769,12 +769,8 @@ function nameInBlock(page: PageText, lines: readonly Line[], heading: Line, at: 
     }
     // The name's label after another of the block's values on its line ("CUIT: 30-71234567-6   Razón Social: …"
     // under "DATOS DEL RECEPTOR"): the name up to the next label.
-    const mid = m ? undefined : l.text.matchAll(PARTY_NAME_LABEL).next().value;
-    if (mid) {
-      const from = l.start + mid.index + mid[0].length;
-      const value = page.text.slice(from, textKindEnd('text', page, from, l.end)).trim();
-      if (isName(value)) return { value, evidence: evidenceOf(page, from, from + value.length), confidence: 0.8 };
-    }
+    const mid = m ? null : nameAfterLabel(page, l);
+    if (mid) return mid;
   }
   return boxes && !(own && heads.length > 1) ? nameOnRowsUnder(page, lines, heading) : null;
 }
@@ -793,13 +789,19 @@ function nameOnRowsUnder(page: PageText, lines: readonly Line[], heading: Line):
     .filter((l) => below(l) > 0.5 * rh && below(l) <= 3.5 * rh);
   const stop = Math.min(...rows.filter((l) => isPartyHeading(l.text)).map(below));
   for (const l of rows.filter((r) => below(r) < stop).sort((a, b) => below(a) - below(b))) {
-    const m = l.text.matchAll(PARTY_NAME_LABEL).next().value;
-    if (!m) continue;
-    const from = l.start + m.index + m[0].length;
-    const value = page.text.slice(from, textKindEnd('text', page, from, l.end)).trim();
-    if (isName(value)) return { value, evidence: evidenceOf(page, from, from + value.length), confidence: 0.8 };
+    const name = nameAfterLabel(page, l);
+    if (name) return name;
   }
   return null;
+}
+
+/** The name after the first name label on a line ("… Razón Social: Distribuidora El Faro S.R.L."), up to the next label. */
+function nameAfterLabel(page: PageText, l: Line): ExtractedValue | null {
+  const m = l.text.matchAll(PARTY_NAME_LABEL).next().value;
+  if (!m) return null;
+  const from = l.start + m.index + m[0].length;
+  const value = page.text.slice(from, textKindEnd('text', page, from, l.end)).trim();
+  return isName(value) ? { value, evidence: evidenceOf(page, from, from + value.length), confidence: 0.8 } : null;
 }
 
 /** Plain text: the rest of the line starts with another label ("Invoice date: Due date: 14/04/2024"), or is one. */
