@@ -31,8 +31,8 @@ const SIGNATURE = `paycore_insert_payment_request(boolean, text, text, text, num
  * - a hint another transaction moved between this creation's read and its write (its `version`) is only ever lowered
  *   by the creation's write, never raised.
  * The hint is only a starting point: a wrong hint costs a search, never uniqueness (the partial unique index stays the
- * guarantee). A quote gets a row only once its deltas pass 5 (a few open requests are found by the search cheaply),
- * so one-off invoice totals write no hint.
+ * guarantee). A quote gets a row only once a creation there takes delta 5 or more (up to four open requests are
+ * found by the search cheaply), so one-off invoice totals write no hint.
  *
  * Generic plans: with the hint the statement no longer needs its values to be planned well (the range read that did
  * is now the rare fallback), so it is planned once per connection (`force_generic_plan`) instead of on every call.
