@@ -51,6 +51,13 @@ def text(el, *path):
     return e.text.strip() if e is not None and e.text and e.text.strip() else None
 
 
+def day(s):
+    """An xs:date as YYYY-MM-DD: a timezone written after it ("2015-06-03+02:00") is not part of the day."""
+    if s and len(s) > 10 and s[4] == "-" and s[7] == "-" and s[10] in "Z+-":
+        return s[:10]
+    return s
+
+
 def amount(s):
     if s is None:
         return None
@@ -165,7 +172,7 @@ def from_ubl(root):
     iban = None
     for means in kids(root, "PaymentMeans"):
         iban = iban or compact(text(means, "PayeeFinancialAccount", "ID"))
-    due = text(root, "DueDate") or text(root, "PaymentMeans", "PaymentDueDate")
+    due = day(text(root, "DueDate") or text(root, "PaymentMeans", "PaymentDueDate"))
     items = []
     for line in kids(root, "InvoiceLine") + kids(root, "CreditNoteLine"):
         qty = text(line, "InvoicedQuantity") or text(line, "CreditedQuantity")
@@ -179,7 +186,7 @@ def from_ubl(root):
     return {
         "fields": {
             "invoice_number": text(root, "ID"),
-            "invoice_date": text(root, "IssueDate"),
+            "invoice_date": day(text(root, "IssueDate")),
             "due_date": due,
             "seller_name": seller,
             "buyer_name": buyer,
@@ -227,11 +234,11 @@ def from_fatturapa(root):
     base = sum((Decimal(text(r, "ImponibileImporto")) for r in summaries), Decimal(0)) if summaries else None
     tax = sum((Decimal(text(r, "Imposta")) for r in summaries), Decimal(0)) if summaries else None
     payments = [d for p in kids(body, "DatiPagamento") for d in kids(p, "DettaglioPagamento")]
-    due = next((text(d, "DataScadenzaPagamento") for d in payments if text(d, "DataScadenzaPagamento")), None)
+    due = next((day(text(d, "DataScadenzaPagamento")) for d in payments if text(d, "DataScadenzaPagamento")), None)
     iban = next((compact(text(d, "IBAN")) for d in payments if text(d, "IBAN")), None)
     items = [line_item(text(line, "Descrizione"), text(line, "Quantita"), text(line, "PrezzoUnitario"), text(line, "PrezzoTotale"))
              for line in kids(goods, "DettaglioLinee")]
-    values = (text(general, "Numero"), text(general, "Data"), due, seller, buyer, seller_vat, buyer_vat, text(general, "Divisa"),
+    values = (text(general, "Numero"), day(text(general, "Data")), due, seller, buyer, seller_vat, buyer_vat, text(general, "Divisa"),
               amount(str(base)) if base is not None else None, amount(str(tax)) if tax is not None else None,
               amount(text(general, "ImportoTotaleDocumento")), iban)
     return {
