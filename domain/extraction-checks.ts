@@ -204,6 +204,8 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
       return (own.length > 0 ? own : findAmounts(lines[i + 1] ?? '')).map((a) => Math.abs(Number(a.value)));
     })
     .slice(0, 40);
+  // An e-invoice says how its lines become its subtotal (its allowances and charges) and its total its amount due.
+  const xmlAdjusted = xmlDocumentAdjustment(document);
   /** A gap the page explains by a printed charge or deduction (shipping, discount…), two of them (a charge less a deduction), or all together. */
   const explained = (gap: number, tol: number) => {
     const g = Math.abs(gap);
@@ -253,6 +255,8 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   // still has its 2-decimal total.
   for (const f of [totalF, subtotalF, taxF]) {
     const n = f ? num(f, result.fields[f]) : null;
+    // An XML number has no printed form to misread: how many decimals it is written with says nothing.
+    if (f && result.fields[f]?.evidence?.source === 'xml') continue;
     if (!n || moneyDecimals === null || moneyCount < 3 || n.decimals === moneyDecimals) continue;
     if ((byDecimals.get(n.decimals) ?? 0) >= 0.25 * money.length) continue;
     fail(
@@ -281,12 +285,10 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
       continue;
     }
     const rates = rowPercentages(document, it);
+    const near = (x: number) => Math.abs(x - a.value) <= tol + Math.abs(product) * 0.0005;
     if (
-      rates.some(
-        (r) =>
-          Math.abs(product * (1 - Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005 ||
-          Math.abs(product * (1 + Math.abs(r) / 100) - a.value) <= tol + Math.abs(product) * 0.0005,
-      )
+      rates.some((r) => near(product * (1 - Math.abs(r) / 100)) || near(product * (1 + Math.abs(r) / 100))) ||
+      xmlLineExplains(document, it, product, near)
     ) {
       confirmedLines.add(i);
       productRows.add(i);
@@ -316,7 +318,11 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
       (printedTaxes.some((t) => Math.abs(gap - t) <= tol || explained(gap - t, tol)) ||
         taxRates.some((r) => Math.abs(gap - (sum * r) / 100) <= tol * (1 + items.length)));
     const adds = candidates.filter(
-      (c) => Math.abs(c.value - sum) <= tol || explained(c.value - sum, tol) || (c === total && taxGap(c.value - sum)),
+      (c) =>
+        Math.abs(c.value - sum) <= tol ||
+        explained(c.value - sum, tol) ||
+        (c === total && taxGap(c.value - sum)) ||
+        (c === subtotal && xmlAdjusted !== null && Math.abs(c.value - sum - xmlAdjusted.lines) <= tol),
     );
     for (const c of adds) {
       for (const i of items) confirmedLines.add(i.i);
@@ -340,7 +346,8 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     const gap = total.value - (subtotal.value + tax.value);
     const tol = half(subtotal) + half(tax) + half(total) + EPSILON;
     const included = taxIncluded && Math.abs(total.value - subtotal.value) <= half(subtotal) + half(total) + EPSILON;
-    if (Math.abs(gap) <= tol || included || explained(gap, tol))
+    const xmlDue = xmlAdjusted !== null && Math.abs(gap - xmlAdjusted.due) <= tol;
+    if (Math.abs(gap) <= tol || included || explained(gap, tol) || xmlDue)
       for (const n of [subtotal, tax, total]) confirmed.add(n.name);
     else {
       fail(
@@ -1322,6 +1329,104 @@ function notAnAmount(page: PageText, ev: Evidence, value: string): string | null
 }
 
 /** The percentages printed on a line item's row (its cells' line(s)), e.g. a discount or a tax rate. */
+/**
+ * The element of an e-invoice's line (UBL, CII, FatturaPA) that a path runs through, and the elements of a line's or
+ * the document's own allowances and charges: an amount, or a percentage of the line (a line's price allowance, under
+ * UBL `cac:Price` or CII's gross price, is already in its net unit price and is not one of them).
+ */
+const XML_LINE =
+  /^(.*?\/(?:[\w.-]+:)?(?:InvoiceLine|CreditNoteLine|IncludedSupplyChainTradeLineItem|DettaglioLinee)(?:\[\d+\])?)\//u;
+const XML_PRICE_PART = /\/(?:[\w.-]+:)?(?:Price|GrossPriceProductTradePrice)(?:\[\d+\])?\//u;
+const XML_ADJUSTMENT_AMOUNT =
+  /\/(?:[\w.-]+:)?(?:AllowanceCharge|SpecifiedTradeAllowanceCharge|ScontoMaggiorazione)(?:\[\d+\])?\/(?:[\w.-]+:)?(?:Amount|ActualAmount|Importo)$/u;
+const XML_ADJUSTMENT_PERCENT =
+  /\/(?:[\w.-]+:)?(?:AllowanceCharge|SpecifiedTradeAllowanceCharge|ScontoMaggiorazione)(?:\[\d+\])?\/(?:[\w.-]+:)?(?:MultiplierFactorNumeric|CalculationPercent|Percentuale)$/u;
+/** The document's totals of its allowances and charges (UBL, CII). */
+const XML_ALLOWANCE_TOTAL = /\/(?:[\w.-]+:)?AllowanceTotalAmount$/u;
+const XML_CHARGE_TOTAL = /\/(?:[\w.-]+:)?ChargeTotalAmount$/u;
+/** What changes the amount due from the total with tax: rounding (added) and what was paid before (taken off). */
+const XML_ROUNDING = /\/(?:[\w.-]+:)?(?:PayableRoundingAmount|RoundingAmount|Arrotondamento)$/u;
+const XML_PREPAID = /\/(?:[\w.-]+:)?(?:PrepaidAmount|TotalPrepaidAmount)$/u;
+/** Whether an allowance or charge element is a charge: UBL and CII `ChargeIndicator` true, FatturaPA `Tipo` MG. */
+const XML_CHARGE_FLAG = /\/(?:[\w.-]+:)?(?:ChargeIndicator(?:\/(?:[\w.-]+:)?Indicator)?|Tipo)$/u;
+
+const xmlNumber = (text: string) => (PLAIN_DECIMAL.test(text.trim()) ? Number(text.trim()) : null);
+
+/**
+ * What an e-invoice states between its lines and its totals: `lines`, the signed sum of its document-level charges
+ * less its allowances (its totals of them when it gives them, else each one's amount by its charge flag), and `due`,
+ * its rounding less what was paid before. Null for a page.
+ */
+function xmlDocumentAdjustment(document: PositionedText): { lines: number; due: number } | null {
+  const elements = document.einvoice?.elements;
+  if (!elements) return null;
+  const sum = (re: RegExp) =>
+    elements.filter((e) => !XML_LINE.test(e.path) && re.test(e.path)).reduce((t, e) => t + (xmlNumber(e.text) ?? 0), 0);
+  const totals = elements.some((e) => XML_ALLOWANCE_TOTAL.test(e.path) || XML_CHARGE_TOTAL.test(e.path));
+  let lines = sum(XML_CHARGE_TOTAL) - sum(XML_ALLOWANCE_TOTAL);
+  if (!totals) {
+    // Each allowance or charge: the elements under one parent, its amount signed by its flag.
+    const parents = new Map<string, { amount: number | null; charge: boolean }>();
+    for (const e of elements) {
+      if (XML_LINE.test(e.path)) continue;
+      const parent = e.path.slice(0, e.path.lastIndexOf('/'));
+      if (XML_ADJUSTMENT_AMOUNT.test(e.path)) {
+        const entry = parents.get(parent) ?? { amount: null, charge: false };
+        parents.set(parent, { ...entry, amount: xmlNumber(e.text) });
+      } else if (XML_CHARGE_FLAG.test(e.path)) {
+        const owner = /\/(?:[\w.-]+:)?Indicator$/u.test(e.path) ? parent.slice(0, parent.lastIndexOf('/')) : parent;
+        const entry = parents.get(owner) ?? { amount: null, charge: false };
+        parents.set(owner, { ...entry, charge: /^(?:true|1|MG)$/iu.test(e.text.trim()) });
+      }
+    }
+    lines = [...parents.values()].reduce(
+      (t, p) => t + (p.amount === null ? 0 : p.charge ? p.amount : -Math.abs(p.amount)),
+      0,
+    );
+  }
+  return { lines, due: sum(XML_ROUNDING) - sum(XML_PREPAID) };
+}
+
+/**
+ * Whether an e-invoice line's own allowances and charges (amounts, or percentages applied one after the other, as
+ * FatturaPA's ScontoMaggiorazione are) make its quantity × unit price (`product`) the line's amount.
+ */
+function xmlLineExplains(
+  document: PositionedText,
+  item: LineItem,
+  product: number,
+  near: (x: number) => boolean,
+): boolean {
+  const path = LINE_ITEM_COLUMNS.map((c) => item[c]?.evidence)
+    .filter((e) => e?.source === 'xml')
+    .map((e) => e?.path && XML_LINE.exec(e.path)?.[1])
+    .find((p): p is string => !!p);
+  if (!path || !document.einvoice) return false;
+  const own = document.einvoice.elements.filter(
+    (e) => e.path.startsWith(`${path}/`) && !XML_PRICE_PART.test(e.path.slice(path.length)),
+  );
+  const amounts = own
+    .filter((e) => XML_ADJUSTMENT_AMOUNT.test(e.path))
+    .map((e) => xmlNumber(e.text))
+    .filter((x): x is number => x !== null)
+    .map(Math.abs);
+  const percents = own
+    .filter((e) => XML_ADJUSTMENT_PERCENT.test(e.path))
+    .map((e) => xmlNumber(e.text))
+    .filter((x): x is number => x !== null)
+    .map(Math.abs);
+  if (amounts.length === 0 && percents.length === 0) return false;
+  const total = amounts.reduce((s, x) => s + x, 0);
+  const cascaded = (sign: 1 | -1) => percents.reduce((v, r) => v * (1 + (sign * r) / 100), product);
+  return [
+    ...amounts.flatMap((x) => [product - x, product + x]),
+    product - total,
+    product + total,
+    cascaded(-1),
+    cascaded(1),
+  ].some(near);
+}
+
 function rowPercentages(document: PositionedText, item: LineItem): number[] {
   const ev = lineEvidence(item);
   if (!ev) return [];
