@@ -374,12 +374,17 @@ function readFatturaPA(root: XmlNode): EInvoiceData {
       .join(' ');
     return person ? made(person, reg.path, joinedText(reg), reg) : null;
   };
-  /** IdPaese + IdCodice (their parent IdFiscaleIVA is the evidence). */
+  /**
+   * IdPaese + IdCodice (their parent IdFiscaleIVA is the evidence); an IdCodice that already starts with its IdPaese
+   * ("BE" and "BE0477472701", as some senders write a foreign party's) is not given the country twice.
+   */
   const vatId = (party: XmlNode | null): XmlValue | null => {
     const id = first(party, 'DatiAnagrafici', 'IdFiscaleIVA');
     const country = compact(first(id, 'IdPaese'));
     const number = compact(first(id, 'IdCodice'));
-    return id && country && number ? made(`${country.value}${number.value}`, id.path, joinedText(id), id) : null;
+    if (!id || !country || !number) return null;
+    const prefixed = number.value.toUpperCase().startsWith(country.value.toUpperCase());
+    return made(prefixed ? number.value : `${country.value}${number.value}`, id.path, joinedText(id), id);
   };
   const goods = first(body, 'DatiBeniServizi');
   const summaries = all(goods, 'DatiRiepilogo');

@@ -224,7 +224,9 @@ def from_fatturapa(root):
         reg = first(data, "Anagrafica")
         name = text(reg, "Denominazione") or " ".join(x for x in (text(reg, "Nome"), text(reg, "Cognome")) if x) or None
         vat = first(data, "IdFiscaleIVA")
-        vat_id = compact(f"{text(vat, 'IdPaese')}{text(vat, 'IdCodice')}") if vat is not None else None
+        country, code = (text(vat, "IdPaese"), text(vat, "IdCodice")) if vat is not None else (None, None)
+        # An IdCodice already starting with its IdPaese ("BE" + "BE0477472701") does not repeat the country.
+        vat_id = compact(code if country and code and code.upper().startswith(country.upper()) else f"{country}{code}") if vat is not None else None
         return name, vat_id
 
     seller, seller_vat = party("CedentePrestatore")

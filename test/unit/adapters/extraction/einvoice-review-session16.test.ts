@@ -20,7 +20,16 @@ import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
 let dir: string;
 const engine = createOcrEngine();
 const einvoices = withEInvoices(new OfflineExtractionEngine());
-const FIELDS = ['invoice_number', 'invoice_date', 'currency', 'subtotal', 'tax', 'total'];
+const FIELDS = [
+  'invoice_number',
+  'invoice_date',
+  'currency',
+  'subtotal',
+  'tax',
+  'total',
+  'seller_vat_id',
+  'buyer_vat_id',
+];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'einvoice-review-'));
@@ -121,9 +130,9 @@ function fpaLine(n: number, price: string, total: string, discount: string): str
 const FATTURAPA = `<?xml version="1.0" encoding="UTF-8"?>
 <p:FatturaElettronica versione="FPR12" xmlns:p="${FPA_NS}">
   <FatturaElettronicaHeader>
-    <CedentePrestatore><DatiAnagrafici><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>01234567890</IdCodice></IdFiscaleIVA>
+    <CedentePrestatore><DatiAnagrafici><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>01234567897</IdCodice></IdFiscaleIVA>
       <Anagrafica><Denominazione>Officina Ponte SRL</Denominazione></Anagrafica></DatiAnagrafici></CedentePrestatore>
-    <CessionarioCommittente><DatiAnagrafici><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>09876543210</IdCodice></IdFiscaleIVA>
+    <CessionarioCommittente><DatiAnagrafici><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>09876543217</IdCodice></IdFiscaleIVA>
       <Anagrafica><Denominazione>Trasporti Valle SPA</Denominazione></Anagrafica></DatiAnagrafici></CessionarioCommittente>
   </FatturaElettronicaHeader>
   <FatturaElettronicaBody>
@@ -164,5 +173,17 @@ describe('document checks on values read from an e-invoice XML', () => {
     expect(review.reasons).toContain(
       'the line items do not add up: their amounts sum to 120.00, but subtotal is 150.00',
     );
+  });
+
+  it('a FatturaPA IdCodice that already starts with its IdPaese is not given the country twice', async () => {
+    // Seen in the OCA add-ons' reverse-charge invoices: <IdPaese>BE</IdPaese><IdCodice>BE0477472701</IdCodice>.
+    const xml = FATTURAPA.replace(
+      '<IdPaese>IT</IdPaese><IdCodice>01234567897</IdCodice>',
+      '<IdPaese>BE</IdPaese><IdCodice>BE0477472701</IdCodice>',
+    );
+    const { result, review } = await reviewed(xml);
+    expect(result.fields['seller_vat_id']?.value).toBe('BE0477472701');
+    expect(result.fields['buyer_vat_id']?.value).toBe('IT09876543217');
+    expect(review.reasons.filter((r) => r.includes('seller_vat_id'))).toEqual([]);
   });
 });
