@@ -1,14 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withEInvoices } from '../../../../adapters/extraction/einvoice/einvoice-engine.js';
 import { OfflineExtractionEngine } from '../../../../adapters/extraction/offline-engine.js';
-import { readSourceText } from '../../../../adapters/extraction/source-text.js';
-import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
 import { InvalidSourceError } from '../../../../adapters/providers/provider-errors.js';
 import { checkEvidence, sumDecimals } from '../../../../domain/extraction-evidence.js';
 import type { ExtractionResult, PositionedText } from '../../../../domain/extraction.js';
+import { sourceReader } from '../../../helpers/source-reader.js';
 
 /**
  * FatturaPA (the Italian FatturaElettronica 1.2, SdI) uploaded as XML is read from its elements like CII and UBL
@@ -178,22 +174,9 @@ const HEADER = `${ROOT}/FatturaElettronicaHeader`;
 const BODY = `${ROOT}/FatturaElettronicaBody`;
 const DOC = `${BODY}/DatiGenerali/DatiGeneraliDocumento`;
 
-let dir: string;
-const ocr = createOcrEngine();
+const readSource = sourceReader('fatturapa');
 const einvoices = withEInvoices(new OfflineExtractionEngine());
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'fatturapa-'));
-});
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-let n = 0;
-async function read(xml: string): Promise<PositionedText> {
-  const path = join(dir, `source-${n++}.xml`);
-  await writeFile(path, xml);
-  return readSourceText(path, { engine: ocr, workDir: await mkdtemp(join(dir, 'work-')) });
-}
+const read = (xml: string): Promise<PositionedText> => readSource(xml, 'xml');
 async function extract(text: PositionedText, fields = FIELDS) {
   const result = await einvoices.extract({ document: text, fields });
   return { result, reviewed: checkEvidence(result, text) };

@@ -1,12 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withEInvoices } from '../../../../adapters/extraction/einvoice/einvoice-engine.js';
 import { reviewExtraction } from '../../../../adapters/extraction/extraction-runner.js';
 import { OfflineExtractionEngine } from '../../../../adapters/extraction/offline-engine.js';
-import { readSourceText } from '../../../../adapters/extraction/source-text.js';
-import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
+import { sourceReader } from '../../../helpers/source-reader.js';
 
 /**
  * The document checks on an e-invoice read from its XML (issue 29, session 16). Measured on 55 XRechnung, EN 16931
@@ -17,8 +13,7 @@ import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
  * form to misread). The XML says how each figure is made, so the checks use what it says. The invoices below are this
  * test's own, written to the public schemas.
  */
-let dir: string;
-const engine = createOcrEngine();
+const read = sourceReader('einvoice-review');
 const einvoices = withEInvoices(new OfflineExtractionEngine());
 const FIELDS = [
   'invoice_number',
@@ -31,18 +26,8 @@ const FIELDS = [
   'buyer_vat_id',
 ];
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'einvoice-review-'));
-});
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-let n = 0;
 async function reviewed(xml: string) {
-  const path = join(dir, `source-${n++}.xml`);
-  await writeFile(path, xml);
-  const text = await readSourceText(path, { engine, workDir: await mkdtemp(join(dir, 'work-')) });
+  const text = await read(xml, 'xml');
   const result = await einvoices.extract({ document: text, fields: FIELDS });
   return { result, review: reviewExtraction(result, text) };
 }

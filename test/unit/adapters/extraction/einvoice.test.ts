@@ -1,27 +1,22 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { AFRelationship, PDFDocument, PDFName, PDFString } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withEInvoices } from '../../../../adapters/extraction/einvoice/einvoice-engine.js';
 import { parseXml, XmlRefused } from '../../../../adapters/extraction/einvoice/xml-tree.js';
 import type { ExtractionProvider } from '../../../../adapters/extraction/extraction-provider.js';
 import { OfflineExtractionEngine } from '../../../../adapters/extraction/offline-engine.js';
-import { readSourceText } from '../../../../adapters/extraction/source-text.js';
-import { createOcrEngine } from '../../../../adapters/media/ocr/ocr-engine.js';
 import { InvalidSourceError } from '../../../../adapters/providers/provider-errors.js';
 import { checkEvidence } from '../../../../domain/extraction-evidence.js';
 import type { ExtractionResult, PositionedText } from '../../../../domain/extraction.js';
 import { ciiXml, pdfWithXml, SAMPLE, ublXml, type SampleInvoice } from '../../../helpers/einvoice-samples.js';
+import { sourceReader } from '../../../helpers/source-reader.js';
 
 /**
  * E-invoices are read, not guessed (issue 29, item 2): a PDF's embedded CII or UBL XML, or the XML uploaded as the
  * source, gives every value with evidence naming its XML element, which the evidence check verifies against the XML;
  * a PDF whose visible text does not show the XML's values needs review; hostile XML is refused.
  */
-let dir: string;
-const engine = createOcrEngine();
+const read = sourceReader('einvoice');
 const einvoices = withEInvoices(new OfflineExtractionEngine());
 const FIELDS = [
   'invoice_number',
@@ -40,21 +35,6 @@ const FIELDS = [
   'vendor_email',
   'notes',
 ];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'einvoice-'));
-});
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
-let n = 0;
-async function read(content: string | Uint8Array, ext: string): Promise<PositionedText> {
-  const path = join(dir, `source-${n++}.${ext}`);
-  await writeFile(path, content);
-  const work = await mkdtemp(join(dir, 'work-'));
-  return readSourceText(path, { engine, workDir: work });
-}
 
 async function extract(text: PositionedText, fields = FIELDS) {
   const result = await einvoices.extract({ document: text, fields });
