@@ -69,8 +69,14 @@ describe('a chunk ending after speech: no repetition loop at the seam (real-2sp-
     );
   });
 
-  it('repeats no word the whole file does not repeat, and writes the whole file’s words', () => {
-    expect(repeats(words(stitched))).toBeLessThanOrEqual(repeats(words(whole)));
+  /** The words timed within 1.5 s of the seam, where a loop at a chunk's end lands. */
+  const nearSeam = (t: Transcript) => ({ ...t, words: t.words.filter((w) => Math.abs(w.start - SEAM) <= 1.5) });
+
+  it('repeats no word at the seam that the whole file does not repeat there, and writes the whole file’s words', () => {
+    // Counted near the seam only: elsewhere a repeat is the engine's reading of the radio phrase, and which of the two
+    // readings says "a a" depends on the CPU's arithmetic (the whole file on a Zen 4 machine, the chunked path on a
+    // newer EPYC with the same portable kernels; engines/transcription/README.md, "Same audio, same transcript").
+    expect(repeats(words(nearSeam(stitched)))).toBeLessThanOrEqual(repeats(words(nearSeam(whole))));
     const ref = words(whole);
     // Measured (portable kernels): 0.121, 4 of the whole file's 33 words, where the two readings of one radio
     // phrase differ ("a a large -tec headphone USB" whole, "a The Logitech Headphone USB -C" chunked); 0.667 before
@@ -84,7 +90,11 @@ describe('a chunk ending after speech: no repetition loop at the seam (real-2sp-
     const pieces = (t: Transcript) => t.words.filter((w) => /^[-\u2010\u2011]\p{L}/u.test(w.word)).map((w) => w.word);
     expect(pieces(stitched)).toEqual([]);
     expect(pieces(whole)).toEqual([]);
-    expect(stitched.words.map((w) => w.word)).toContain('USB-C');
+    // Whether a reading hears the "-C" at all depends on the CPU's arithmetic too (the chunked one did on a Zen 4
+    // machine, neither did on a newer EPYC): a hyphenated word that is there is whole in the subtitles as well. The
+    // joining itself is tested on the engine's pieces in test/unit/domain/transcript-words.test.ts.
+    const hyphenated = (t: Transcript) =>
+      t.words.map((w) => w.word).filter((w) => /\p{L}[-\u2010\u2011]\p{L}/u.test(w));
     for (const t of [stitched, whole]) {
       const texts = [
         ...t.segments.map((s) => s.text),
@@ -93,7 +103,8 @@ describe('a chunk ending after speech: no repetition loop at the seam (real-2sp-
       ];
       for (const text of texts) expect(text, text).not.toMatch(/\s[-\u2010\u2011]\p{L}/u);
     }
-    expect(transcriptToSrt(stitched)).toContain('USB-C');
+    for (const t of [stitched, whole])
+      for (const w of hyphenated(t)) expect(transcriptToSrt(t)).toContain(w.replace(/[,.]$/u, ''));
     // The worker says which words faster-whisper began with a space: every whole word here did (the join used it).
     for (const t of [stitched, whole]) expect(t.words.filter((w) => w.spaced !== true)).toEqual([]);
   });

@@ -25,6 +25,8 @@ import { scoringWords, wordEditDistance } from '../../../../support/wer.js';
  * own windows differ: "had vanished" / "advanced", not the second pass).
  */
 const scored = (words: Transcript['words']) => scoringWords(words.map((w) => w.word).join(' '));
+/** Where the two chunks are cut (in the silence before the second reading's speaker; the second starts 2 s earlier). */
+const cut = 25.3;
 const inside = (t: Transcript, from: number, to: number) =>
   t.words.filter((w) => (w.start + w.end) / 2 >= from - 0.25 && (w.start + w.end) / 2 <= to + 0.25);
 
@@ -45,7 +47,6 @@ describe('the second pass over speech left without words (real-4sp-radio)', () =
       (t) => t.end - t.start >= 5 && !labels.turns.some((o) => o !== t && o.start < t.end && o.end > t.start),
     );
     whole = await provider.transcribe({ path: labels.path, language: 'en' });
-    const cut = 25.3;
     const parts: ChunkTranscript[] = [];
     for (const chunk of [
       { index: 0, start: 0, end: cut },
@@ -81,7 +82,12 @@ describe('the second pass over speech left without words (real-4sp-radio)', () =
     for (const t of long) expect(scored(inside(stitched, t.start, t.end)).length).toBeGreaterThanOrEqual(14);
     const [a, b] = [scored(whole.words), scored(stitched.words)];
     console.log(`whole ${a.length} words, stitched ${b.length}, edit distance ${wordEditDistance(a, b)}`);
-    expect(b.length).toBeLessThanOrEqual(a.length + 2);
+    // None doubled at the seam: the words timed in the two chunks' overlap and a second either side of it are no more
+    // than the whole file's there (and one the second chunk may place at the cut). Elsewhere the chunked path's words
+    // differ from the whole file's as two readings of one voice do (19 edits on a Zen 4 machine, 18 on a newer EPYC,
+    // where the second chunk also read 4 words in a pause at 48.6 s that the whole file did not).
+    const around = (t: Transcript) => scored(inside(t, cut - 3, cut + 1));
+    expect(around(stitched).length).toBeLessThanOrEqual(around(whole).length + 1);
     expect(wordEditDistance(a, b) / a.length).toBeLessThanOrEqual(0.18);
   });
 });
