@@ -19,7 +19,12 @@ describe('session 16: a LaTeX statement of fees and expenses', () => {
   it('reads a fee table whose header names a column in a word it does not know and its currency in brackets', () => {
     const doc = text(
       [[150, 'Projekt Nordlicht']],
-      [[20, 'Aktivität'], [230, 'Rate/Einheit'], [320, 'Anzahl'], [380, 'Betrag (Euro)']],
+      [
+        [20, 'Aktivität'],
+        [230, 'Rate/Einheit'],
+        [320, 'Anzahl'],
+        [380, 'Betrag (Euro)'],
+      ],
       [[20, 'Beratung'], at(300, '950.00'), at(350, '4'), at(460, '3800,00')],
       [[20, 'MWSt. (19%)'], at(460, '722,00')],
       null,
@@ -30,7 +35,13 @@ describe('session 16: a LaTeX statement of fees and expenses', () => {
 
   it("takes an expense table's amount from the column named by the statement's currency, not the foreign amount", () => {
     const doc = text(
-      [[20, 'Expense'], [180, 'Currency'], [260, 'Amount'], [330, 'Factor'], [440, 'Euro']],
+      [
+        [20, 'Expense'],
+        [180, 'Currency'],
+        [260, 'Amount'],
+        [330, 'Factor'],
+        [440, 'Euro'],
+      ],
       [[20, 'Train ticket'], [180, 'CHF'], at(310, '120.00'), at(370, '0.9500'), at(464, '114.00')],
       [[20, 'Taxi, 2 rides'], [180, 'Euro'], at(464, '35.00')],
       [[20, 'Subtotal Expenses'], at(464, '149.00')],
