@@ -9,19 +9,7 @@ import { documentOf, layoutPage, type Cell, type Row } from '../../../helpers/po
  * such pages, with values of their own.
  */
 const text = (...rows: Row[]) => documentOf(layoutPage(rows));
-const FIELDS = [
-  'invoice_number',
-  'invoice_date',
-  'seller_name',
-  'buyer_name',
-  'seller_vat_id',
-  'buyer_vat_id',
-  'currency',
-  'subtotal',
-  'tax',
-  'total',
-  'iban',
-];
+const FIELDS = ['seller_vat_id', 'buyer_vat_id', 'currency', 'tax', 'total', 'iban'];
 const field = (doc: PositionedText, name: string) => extractOffline(doc, FIELDS).fields[name]?.value ?? null;
 
 /** A number right-aligned at x = `right` (6 pt a character). */
