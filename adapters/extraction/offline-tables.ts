@@ -720,8 +720,9 @@ const CURRENCY_HEADER = /^(?:euros?|eur|€|usd|dollars?|\$|gbp|£|chf|francs?|f
 /**
  * An expense table that converts foreign amounts ("Expense  Currency  Amount  Factor  Euro"): a column right of the
  * amount's that a currency's name heads holds the line's amount in the statement's currency; the named amount column
- * left of it is the amount in the expense's own currency (another column). The columns unchanged when no such word
- * stands right of the amount's column.
+ * left of it is the amount in the expense's own currency (another column), with a named column between them
+ * ("Factor"): a currency right after the amount's name ("Amount EUR") is that column's unit. The columns unchanged
+ * when no such word stands there.
  */
 function currencyAmountColumn(header: readonly Line[], cols: Column[]): Column[] {
   const amount = cols.find((c) => c.col === 'amount');
@@ -732,6 +733,7 @@ function currencyAmountColumn(header: readonly Line[], cols: Column[]): Column[]
       (w) =>
         w.box.x0 > amount.x1 &&
         CURRENCY_HEADER.test(w.text) &&
+        cols.some((c) => c !== amount && c.x0 > amount.x1 && c.x1 < w.box.x0) &&
         !cols.some((c) => w.offset < c.end && w.offset + w.text.length > c.start),
     );
   if (!word) return cols;

@@ -53,4 +53,20 @@ describe('session 16: a LaTeX statement of fees and expenses', () => {
       ['Taxi, 2 rides', null, null, '35.00'],
     ]);
   });
+
+  it('keeps the amount under "Amount EUR": a currency written after the amount column\'s own name is its unit', () => {
+    const doc = text(
+      [
+        [20, 'No.'],
+        [60, 'Description'],
+        [250, 'Quantity'],
+        [320, 'Unit Price EUR'],
+        [420, 'Tax'],
+        [460, 'Amount EUR'],
+      ],
+      [[20, '1'], [60, 'Support plan'], at(300, '2'), at(400, '950.00'), [420, '0 %'], at(520, '1,900.00')],
+      [[380, 'Subtotal:'], at(520, '1,900.00')],
+    );
+    expect(items(doc)).toEqual([['Support plan', '2', '950.00', '1900.00']]);
+  });
 });
