@@ -234,6 +234,13 @@ const TOTAL_NOT_BEFORE = [
   'quantità',
   'aantal',
   'de la ligne',
+  // A statement's sums by kind ("Total Honoraires", "Total Dépenses"): part of the total, not it.
+  'fees',
+  'expenses',
+  'honoraires',
+  'dépenses',
+  'honorare',
+  'auslagen',
 ];
 /** Words that, right before a label, make it another concept's ("Sub total", "Due date", "Original invoice date"). */
 const TOTAL_NOT_AFTER = [
@@ -989,6 +996,9 @@ export const CONCEPTS: readonly (Concept & { names: readonly string[] })[] = [
     labels: [
       'total tax',
       'total vat',
+      // A statement's sum of the VAT charged per project ("Sum VAT" under each project's "VAT (19%)").
+      'sum vat',
+      'sum tax',
       'vat amount',
       'tax amount',
       'sales tax',

@@ -259,6 +259,14 @@ export const LINE_ITEM_HEADERS: Readonly<Record<LineItemColumn, readonly string[
     'servizio',
     'omschrijving',
     'dienst',
+    // A consultant's statement: the fees' and the expenses' tables (the invoice package's "Activity" / "Expense").
+    'activity',
+    'activité',
+    'aktivität',
+    'tätigkeit',
+    'expense',
+    'dépense',
+    'auslage',
   ],
   quantity: [
     'qty',
@@ -412,6 +420,13 @@ export const LINE_ITEM_OTHER_HEADERS: readonly string[] = [
   'um',
   'u.m.',
   'artikelnr',
+  // An expense table's foreign amount's currency and its conversion rate ("Currency Amount Factor Euro").
+  'currency',
+  'währung',
+  'devise',
+  'factor',
+  'faktor',
+  'facteur',
   'discount',
   'rabatt',
   'remise',

@@ -17,6 +17,7 @@ import {
 } from '../../domain/extraction.js';
 import { isRateOf, printedFigure, printedRates, taxOfRateRows, taxOfVatRows } from '../../domain/extraction-checks.js';
 import {
+  currencyCodeOf,
   dateOrderOfCurrency,
   dollarOfDocument,
   findAmounts,
@@ -182,6 +183,8 @@ function documentCurrency(
   pages: readonly PageText[],
   dollar: DollarReading,
 ): { value: ExtractedValue; reason: string | null } {
+  const named = amountColumnCurrency(pages);
+  if (named) return { value: named, reason: null };
   const found: { code: string; page: PageText; m: CurrencyMatch }[] = [];
   const marks = pages.flatMap((page) => adjacentMarkers(page).map((m) => ({ page, m })));
   const codes = new Set(marks.filter((x) => x.m.isCode).map((x) => x.m.codes[0]!));
@@ -211,6 +214,28 @@ function documentCurrency(
   // A bare `$` read by the document's evidence, that evidence missing or mixed.
   const guessed = counted.every((x) => x.m.raw === '$' && !x.m.isCode && !codes.has(x.code));
   return { value, reason: guessed ? dollar.reason : null };
+}
+
+/** An amount column's header with its currency in brackets: "Amount (Euro)", "Betrag (EUR)", "Montant (€)". */
+const AMOUNT_HEADER_CURRENCY =
+  /(?<![\p{L}])(?:amount|betrag|montant|bedrag|importe|importo|total|totaal|summe|price|preis|prix)\s*\(\s*([^()\s]{1,6})\s*\)/giu;
+
+/**
+ * The currency an amount column's header names ("Amount (Euro)"): the amounts under it, and the sums of them, are in
+ * it, whatever another row's marker says (an expense paid in HK$ and converted). Null when no header names one, or
+ * the headers name more than one.
+ */
+function amountColumnCurrency(pages: readonly PageText[]): ExtractedValue | null {
+  const found = pages.flatMap((page) =>
+    [...page.text.matchAll(AMOUNT_HEADER_CURRENCY)].flatMap((m) => {
+      const code = currencyCodeOf(m[1]!);
+      const index = m.index + m[0].lastIndexOf(m[1]!);
+      return code ? [{ code, page, index, raw: m[1]! }] : [];
+    }),
+  );
+  if (found.length === 0 || new Set(found.map((f) => f.code)).size !== 1) return null;
+  const f = found[0]!;
+  return { value: f.code, evidence: evidenceOf(f.page, f.index, f.index + f.raw.length), confidence: 0.7 };
 }
 
 function readField(concept: Concept, ctx: Context): ExtractedValue | null {
@@ -956,6 +981,8 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       );
       const token = t ? null : /^\s*([A-Z0-9][A-Z0-9./-]{4,}[A-Z0-9])(?!\S)/u.exec(text);
       if (!t && (!token || (token[1]!.match(/\d/gu) ?? []).length < 6)) return null;
+      // An amount with its cents after a tax's name ("Sum VAT  8847.54") is the tax, no id.
+      if (!t && /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$|^\d+[.,]\d{2}$/u.test(token![1]!)) return null;
       const index = t ? t.index : text.indexOf(token![1]!);
       const raw = t ? t.raw : token![1]!;
       const id = at(page, start + index, raw, t ? t.value : compactId(raw));
@@ -972,7 +999,13 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
       return m ? at(page, start + m.index, m.raw, m.value) : null;
     }
     case 'iban': {
-      const m = findIbans(text, { ocr: page.source === 'ocr' })[0];
+      // After its label, an IBAN set in small capitals gives lower-case letters in the text ("iban: nl91abna…"): read
+      // as written in capitals (the same offsets), its check digits decide.
+      const m =
+        findIbans(text, { ocr: page.source === 'ocr' })[0] ??
+        (/^[\s:.]*[a-z]{2}\d{2}[a-z0-9]{10,30}(?![\p{L}\p{N}])/u.test(text)
+          ? findIbans(text.toUpperCase())[0]
+          : undefined);
       if (!m) return null;
       const v = at(page, start + m.index, m.raw, m.value);
       return m.repaired ? { ...v, confidence: UNSURE } : v;

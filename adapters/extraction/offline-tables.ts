@@ -435,6 +435,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       const [first, lastHeader] = head ? [head.first, head.last] : [i, i];
       const unnamed = boxes ? unnamedFirstColumn(lines.slice(first, lastHeader + 1), cols) : null;
       if (unnamed) cols = [unnamed.col, ...cols];
+      if (boxes) cols = currencyAmountColumn(lines.slice(first, lastHeader + 1), cols);
       for (let k = first; k <= lastHeader; k++) tableLines.add(`${page.page}:${lines[k]!.start}`);
       let last: Draft | null = null;
       let pending: Cell[] = [];
@@ -711,6 +712,39 @@ function unnamedFirstColumn(header: readonly Line[], cols: readonly Column[]): {
   const start = Math.min(...words.map((w) => w.offset));
   const end = Math.max(...words.map((w) => w.offset + w.text.length));
   return { col: { col: 'description', start, end, x0, x1 }, name: words.map((w) => w.text).join(' ') };
+}
+
+/** A column header that is a currency's name alone ("Euro", "EUR", "€", "USD"). */
+const CURRENCY_HEADER = /^(?:euros?|eur|€|usd|dollars?|\$|gbp|£|chf|francs?|franken)$/iu;
+
+/**
+ * An expense table that converts foreign amounts ("Expense  Currency  Amount  Factor  Euro"): a column right of the
+ * amount's that a currency's name heads holds the line's amount in the statement's currency; the named amount column
+ * left of it is the amount in the expense's own currency (another column), with a named column between them
+ * ("Factor"): a currency right after the amount's name ("Amount EUR") is that column's unit. The columns unchanged
+ * when no such word stands there.
+ */
+function currencyAmountColumn(header: readonly Line[], cols: Column[]): Column[] {
+  const amount = cols.find((c) => c.col === 'amount');
+  if (!amount) return cols;
+  const word = header
+    .flatMap((l) => l.words)
+    .find(
+      (w) =>
+        w.box.x0 > amount.x1 &&
+        CURRENCY_HEADER.test(w.text) &&
+        cols.some((c) => c !== amount && c.x0 > amount.x1 && c.x1 < w.box.x0) &&
+        !cols.some((c) => w.offset < c.end && w.offset + w.text.length > c.start),
+    );
+  if (!word) return cols;
+  const named = {
+    col: 'amount' as const,
+    start: word.offset,
+    end: word.offset + word.text.length,
+    x0: word.box.x0,
+    x1: word.box.x1,
+  };
+  return [...cols.map((c) => (c === amount ? { ...c, col: 'other' as const } : c)), named].sort((a, b) => a.x0 - b.x0);
 }
 
 /** True when the words of `cell` on the line stand wholly inside the slot (right of the quantity's header). */

@@ -83,15 +83,18 @@ export interface CorpusDocument {
    * member carries; image: the member is a PNG or JPEG image (form `image`); fatturapa-pdf: the member is a FatturaPA
    * XML, printed to a PDF through the stylesheet named in `stylesheet` (the way an Italian recipient views it);
    * ubl-print-pdf: the member is a UBL invoice XML, printed to a PDF the same way through a stylesheet of this corpus
-   * (`stylesheet.archive` is `corpus`: the member is a path under bench/extraction-corpus/, e.g. the Dutch print).
+   * (`stylesheet.archive` is `corpus`: the member is a path under bench/extraction-corpus/, e.g. the Dutch print);
+   * pdf-page: one page of the member PDF (`page`), a whole-page invoice that a package's manual shows as a figure.
    */
-  extract: 'pdf' | 'xml' | 'ubl-embedded-pdf' | 'image' | 'fatturapa-pdf' | 'ubl-print-pdf';
+  extract: 'pdf' | 'xml' | 'ubl-embedded-pdf' | 'image' | 'fatturapa-pdf' | 'ubl-print-pdf' | 'pdf-page';
+  /** pdf-page: the page taken out of the member PDF (1-based). */
+  page?: number;
   /**
    * fatturapa-pdf and ubl-print-pdf: the XSLT that renders the XML (archive, member, SHA-256), applied by Chromium;
    * archive `corpus` names a file committed under bench/extraction-corpus/.
    */
   stylesheet?: { archive: string; member: string; sha256: string };
-  /** SHA-256 of the PDF taken out of the member (ubl-embedded-pdf only). */
+  /** SHA-256 of the PDF taken out of the member (ubl-embedded-pdf, pdf-page). */
   document_sha256?: string;
   /** ISO 639-1 code of the document's labels. */
   language: string;
@@ -257,6 +260,20 @@ export function ublEmbeddedPdf(xml: string): Buffer | null {
   return m ? Buffer.from(m[1]!.replace(/\s+/gu, ''), 'base64') : null;
 }
 
+/**
+ * One page of a PDF as a PDF of its own (pdf-lib copies the page with its fonts; no date or producer is written, so the
+ * same input gives the same bytes).
+ */
+export async function pdfPage(pdf: Uint8Array, page: number): Promise<Buffer> {
+  const source = await PDFDocument.load(pdf, { updateMetadata: false });
+  if (!Number.isInteger(page) || page < 1 || page > source.getPageCount())
+    throw new Error(`corpus: no page ${page} in a PDF of ${source.getPageCount()} pages`);
+  const out = await PDFDocument.create({ updateMetadata: false });
+  const [copied] = await out.copyPages(source, [page - 1]);
+  out.addPage(copied!);
+  return Buffer.from(await out.save());
+}
+
 export interface FetchedDocument {
   doc: CorpusDocument;
   /** The document as the corpus uses it: a PDF, the XML for `extract: 'xml'`, the image for `extract: 'image'`. */
@@ -286,7 +303,8 @@ export async function fetchCorpus(
     const ext =
       doc.extract === 'xml' ? 'xml' : doc.extract === 'image' ? doc.member.split('.').pop()!.toLowerCase() : 'pdf';
     const path = join(cache, 'documents', `${doc.id}.${ext}`);
-    const want = doc.extract === 'ubl-embedded-pdf' ? doc.document_sha256! : doc.member_sha256;
+    const want =
+      doc.extract === 'ubl-embedded-pdf' || doc.extract === 'pdf-page' ? doc.document_sha256! : doc.member_sha256;
     if (doc.extract === 'fatturapa-pdf' || doc.extract === 'ubl-print-pdf') {
       out.push({ doc, path: await printedXml(cache, manifest, doc, path, progress) });
       continue;
@@ -316,6 +334,12 @@ export async function fetchCorpus(
       if (!pdf || sha256(pdf) !== doc.document_sha256)
         throw new Error(`corpus: the PDF embedded in ${doc.member} is missing or does not match its pinned SHA-256`);
       bytes = pdf;
+    }
+    if (doc.extract === 'pdf-page') {
+      const page = await pdfPage(member, doc.page ?? 0);
+      if (sha256(page) !== doc.document_sha256)
+        throw new Error(`corpus: page ${doc.page} of ${doc.member} does not match its pinned SHA-256`);
+      bytes = page;
     }
     await writeAtomic(path, bytes);
     progress(`corpus: ${n + 1}/${docs.length} ${doc.id} extracted and checked`);
