@@ -28,6 +28,7 @@ import {
   unionBox,
 } from './extraction.js';
 import { lineEvidence, type ReviewedResult, SUM_SEPARATOR, sumDecimals } from './extraction-evidence.js';
+import { checkReadings } from './extraction-reading-checks.js';
 import {
   allWords,
   CHARGE_WORDS,
@@ -593,7 +594,8 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   });
 
   // 9–11. Text fields have no arithmetic: names, invoice numbers and VAT ids are checked by where and how they are printed.
-  for (const t of checkTextFields(result, document, conceptOf))
+  // 15. How a value was read off its page (domain/extraction-reading-checks.ts, session 16).
+  for (const t of [...checkTextFields(result, document, conceptOf), ...checkReadings(result, document, conceptOf)])
     fail(t.reason, [...t.fields.map(field), ...(t.items ?? [])]);
 
   return { flags, reasons };
