@@ -79,10 +79,63 @@ export function checkReadings(
 ): ReadingFlag[] {
   return [
     ...sendersVatIds(result, document, conceptOf),
+    ...sellerNotSender(result, document, conceptOf),
+    ...titlesAsNames(result, document, conceptOf),
     ...cutNames(result, document, conceptOf),
     ...ocrDoubts(result, document, conceptOf),
     ...quantitiesNotRead(result, document),
   ];
+}
+
+/** The name on page 1's sender line (a business letter's return address over its address window), if any. */
+function senderName(document: PositionedText): string | null {
+  const first = document.pages.find((p) => p.page === 1);
+  // OCR reads a sender line's dashes as em dashes ("Muster GmbH — Hafenstraße 9 — 20459 Hamburg"): read as en dashes
+  // (the same length, so every offset holds).
+  return (first && senderLineOf({ ...first, text: first.text.replace(/—/gu, '–') })?.name.text.trim()) || null;
+}
+
+/** A seller's name (read from a page) that is not the sender line's name: the addressee under it, or another name. */
+function sellerNotSender(
+  result: ExtractionResult,
+  document: PositionedText,
+  conceptOf: (field: string) => string,
+): ReadingFlag[] {
+  const sender = senderName(document);
+  if (!sender) return [];
+  return Object.entries(result.fields)
+    .filter(([f, v]) => conceptOf(f) === 'vendor_name' && pageOf(document, v) && !nameContains(v.value!, sender))
+    .map(([f, v]) => ({
+      reason: `${f} "${clip(v.value!)}" is not "${clip(sender)}", the name on the sender line above the address window`,
+      fields: [f],
+    }));
+}
+
+/** A document's title: an invoice or a credit note, in the six languages (the last word of a name, compounds too). */
+const TITLE =
+  /(?:rechnung|gutschrift|^invoice|^facture|^factura|^fattura|^factuur|^avoir|^proforma|^pro-forma|^creditnota)$/iu;
+
+/** A party's name that is a document's title ("KOSTENRECHNUNG" right of "Kunde:", "Invoice" over the buyer's block). */
+function titlesAsNames(
+  result: ExtractionResult,
+  document: PositionedText,
+  conceptOf: (field: string) => string,
+): ReadingFlag[] {
+  return Object.entries(result.fields)
+    .filter(([f, v]) => ['vendor_name', 'customer_name'].includes(conceptOf(f)) && pageOf(document, v))
+    .filter(([, v]) =>
+      TITLE.test(
+        v
+          .value!.trim()
+          .split(/\s+/u)
+          .at(-1)!
+          .replace(/[^\p{L}-]/gu, ''),
+      ),
+    )
+    .map(([f, v]) => ({
+      reason: `${f} "${clip(v.value!)}" is a document's title (an invoice, a credit note), not a name`,
+      fields: [f],
+    }));
 }
 
 /** A buyer's VAT id printed on a line that names the sender (the letter's sender line names the seller). */
@@ -91,10 +144,7 @@ function sendersVatIds(
   document: PositionedText,
   conceptOf: (field: string) => string,
 ): ReadingFlag[] {
-  const first = document.pages.find((p) => p.page === 1);
-  // OCR reads a sender line's dashes as em dashes ("Muster GmbH — Hafenstraße 9 — 20459 Hamburg"): read as en dashes
-  // (the same length, so every offset holds).
-  const sender = first ? senderLineOf({ ...first, text: first.text.replace(/—/gu, '–') })?.name.text.trim() : undefined;
+  const sender = senderName(document);
   if (!sender) return [];
   const buyer = Object.entries(result.fields).find(([f, v]) => conceptOf(f) === 'customer_name' && v.value)?.[1].value;
   if (buyer && nameContains(buyer, sender)) return [];

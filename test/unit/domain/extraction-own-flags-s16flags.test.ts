@@ -267,3 +267,79 @@ describe("s16-flags: a line item with no quantity under its table's quantity col
     expect(itemReasons(answer({}, [line(text, null)]), docOf(text), 0).join('\n')).not.toMatch(/no quantity/u);
   });
 });
+
+/**
+ * The same answers as an engine that flags nothing and is sure of every value (a confident language model): the tune
+ * part's wrong values whose only flag was the offline engine's own doubt.
+ */
+describe('s16-flags: wrong values only the offline engine doubted, flagged for any engine', () => {
+  it("flags a seller's name that is not the sender line's name (the addressee under it given as the seller)", () => {
+    const page = layoutPage([
+      [[50, 'Weinkontor Alber e.K. · Rebenweg 7 · 79100 Freiburg']],
+      null,
+      [
+        [50, 'Hotel Seeblick GmbH'],
+        [380, 'Rechnungsnr.: G-2026-07'],
+      ],
+      [
+        [50, 'Uferstraße 2'],
+        [380, 'Datum: 04.05.2026'],
+      ],
+      [[50, '78462 Konstanz']],
+    ]);
+    const r = answer({ seller_name: at(page, 'Hotel Seeblick GmbH') });
+    expect(fieldReasons(r, docOf(page), 'seller_name').join('\n')).toMatch(
+      /seller_name "Hotel Seeblick GmbH" is not "Weinkontor Alber e\.K\.", the name on the sender line above the address window/u,
+    );
+    const right = answer({ seller_name: at(page, 'Weinkontor Alber e.K.') });
+    expect(fieldReasons(right, docOf(page), 'seller_name').join('\n')).not.toMatch(/sender line/u);
+  });
+
+  it('flags a party\'s name that is a document\'s title ("KOSTENRECHNUNG", "Invoice")', () => {
+    const page = layoutPage([
+      [
+        [50, 'Kunde:'],
+        [180, 'KOSTENRECHNUNG'],
+      ],
+      [[50, 'Bergmann Logistik GmbH']],
+      [[50, 'Hafenweg 3, 28195 Bremen']],
+    ]);
+    const r = answer({ buyer_name: at(page, 'KOSTENRECHNUNG') });
+    expect(fieldReasons(r, docOf(page), 'buyer_name').join('\n')).toMatch(
+      /buyer_name "KOSTENRECHNUNG" is a document's title \(an invoice, a credit note\), not a name/u,
+    );
+    const right = answer({ buyer_name: at(page, 'Bergmann Logistik GmbH') });
+    expect(fieldReasons(right, docOf(page), 'buyer_name').join('\n')).not.toMatch(/title/u);
+  });
+
+  it('flags a tax of 0.00 read from the 0 % row of a VAT breakdown whose other rates carry tax', () => {
+    const page = layoutPage([
+      [
+        [50, 'VAT rate'],
+        [150, 'Tax'],
+        [250, 'Without VAT'],
+        [370, 'With VAT'],
+      ],
+      [
+        [50, '0.00%'],
+        [150, '$0.00'],
+        [250, '$1,000.00'],
+        [370, '$1,000.00'],
+      ],
+      [
+        [50, '20.00%'],
+        [150, '$200.00'],
+        [250, '$1,000.00'],
+        [370, '$1,200.00'],
+      ],
+      [[250, 'Total with tax: $2,200.00']],
+    ]);
+    const r = answer({
+      tax: at(page, '$0.00', { value: '0.00' }),
+      total: at(page, '$2,200.00', { value: '2200.00' }),
+    });
+    expect(fieldReasons(r, docOf(page), 'tax').join('\n')).toMatch(
+      /tax 0\.00 is not the document's tax: the page prints a tax per rate \(20%: 200\.00\), 200\.00 together/u,
+    );
+  });
+});
