@@ -9,6 +9,10 @@
  * - OCR's doubts inside a line's description or a name: a bar "|" among its words (a letter l or I, or a table rule),
  *   a word with digits read under OCR_ID_DOUBT ("759" for "75g": no sum confirms a description's figures);
  * - a line item with no quantity, under a table header that names a quantity column (OCR lost a single digit).
+ * And three the offline engine flagged by its own doubt only, so that a sure engine (a language model) is flagged too:
+ * - a seller's name that is not the sender line's name (the addressee under the sender line given as the seller);
+ * - a party's name that is a document's title ("KOSTENRECHNUNG", "Invoice").
+ * (The third, a tax of 0 beside VAT rows that carry tax, is check 7a of extraction-checks.ts.)
  * Whatever engine answered: the answer's values and their evidence only. Pure: no I/O.
  */
 import {
@@ -78,8 +82,7 @@ export function checkReadings(
   conceptOf: (field: string) => string,
 ): ReadingFlag[] {
   return [
-    ...sendersVatIds(result, document, conceptOf),
-    ...sellerNotSender(result, document, conceptOf),
+    ...senderChecks(result, document, conceptOf),
     ...titlesAsNames(result, document, conceptOf),
     ...cutNames(result, document, conceptOf),
     ...ocrDoubts(result, document, conceptOf),
@@ -95,25 +98,26 @@ function senderName(document: PositionedText): string | null {
   return (first && senderLineOf({ ...first, text: first.text.replace(/—/gu, '–') })?.name.text.trim()) || null;
 }
 
-/** A seller's name (read from a page) that is not the sender line's name: the addressee under it, or another name. */
-function sellerNotSender(
+/** The party names of `concepts` read from a page, with their field names. */
+const namesRead = (
   result: ExtractionResult,
   document: PositionedText,
   conceptOf: (field: string) => string,
-): ReadingFlag[] {
-  const sender = senderName(document);
-  if (!sender) return [];
-  return Object.entries(result.fields)
-    .filter(([f, v]) => conceptOf(f) === 'vendor_name' && pageOf(document, v) && !nameContains(v.value!, sender))
-    .map(([f, v]) => ({
-      reason: `${f} "${clip(v.value!)}" is not "${clip(sender)}", the name on the sender line above the address window`,
-      fields: [f],
-    }));
-}
+  concepts: readonly string[],
+): [string, string][] =>
+  Object.entries(result.fields).flatMap(([f, v]) =>
+    concepts.includes(conceptOf(f)) && pageOf(document, v) ? [[f, v.value!] as [string, string]] : [],
+  );
 
 /** A document's title: an invoice or a credit note, in the six languages (the last word of a name, compounds too). */
 const TITLE =
   /(?:rechnung|gutschrift|^invoice|^facture|^factura|^fattura|^factuur|^avoir|^proforma|^pro-forma|^creditnota)$/iu;
+const lastWord = (name: string) =>
+  name
+    .trim()
+    .split(/\s+/u)
+    .at(-1)!
+    .replace(/[^\p{L}-]/gu, '');
 
 /** A party's name that is a document's title ("KOSTENRECHNUNG" right of "Kunde:", "Invoice" over the buyer's block). */
 function titlesAsNames(
@@ -121,34 +125,33 @@ function titlesAsNames(
   document: PositionedText,
   conceptOf: (field: string) => string,
 ): ReadingFlag[] {
-  return Object.entries(result.fields)
-    .filter(([f, v]) => ['vendor_name', 'customer_name'].includes(conceptOf(f)) && pageOf(document, v))
-    .filter(([, v]) =>
-      TITLE.test(
-        v
-          .value!.trim()
-          .split(/\s+/u)
-          .at(-1)!
-          .replace(/[^\p{L}-]/gu, ''),
-      ),
-    )
-    .map(([f, v]) => ({
-      reason: `${f} "${clip(v.value!)}" is a document's title (an invoice, a credit note), not a name`,
+  return namesRead(result, document, conceptOf, ['vendor_name', 'customer_name'])
+    .filter(([, name]) => TITLE.test(lastWord(name)))
+    .map(([f, name]) => ({
+      reason: `${f} "${clip(name)}" is a document's title (an invoice, a credit note), not a name`,
       fields: [f],
     }));
 }
 
-/** A buyer's VAT id printed on a line that names the sender (the letter's sender line names the seller). */
-function sendersVatIds(
+/**
+ * What the sender line's name (the seller's) says of the parties: a seller's name read from a page that is not it (the
+ * addressee under it, or another name), and a buyer's VAT id printed on a line that names it.
+ */
+function senderChecks(
   result: ExtractionResult,
   document: PositionedText,
   conceptOf: (field: string) => string,
 ): ReadingFlag[] {
   const sender = senderName(document);
   if (!sender) return [];
+  const out: ReadingFlag[] = namesRead(result, document, conceptOf, ['vendor_name'])
+    .filter(([, name]) => !nameContains(name, sender))
+    .map(([f, name]) => ({
+      reason: `${f} "${clip(name)}" is not "${clip(sender)}", the name on the sender line above the address window`,
+      fields: [f],
+    }));
   const buyer = Object.entries(result.fields).find(([f, v]) => conceptOf(f) === 'customer_name' && v.value)?.[1].value;
-  if (buyer && nameContains(buyer, sender)) return [];
-  const out: ReadingFlag[] = [];
+  if (buyer && nameContains(buyer, sender)) return out;
   for (const [f, v] of Object.entries(result.fields)) {
     const page = conceptOf(f) === 'buyer_tax_id' ? pageOf(document, v) : null;
     if (!page) continue;

@@ -7,7 +7,7 @@ import type {
   PageText,
   PositionedText,
 } from '../../../domain/extraction.js';
-import { layoutPage, type Row } from '../../helpers/positioned-text.js';
+import { layoutPage, valueAt, type Row } from '../../helpers/positioned-text.js';
 
 /**
  * Issue 29, session 16 (s16-flags): "no wrong value without a review flag", through each value's own flag. Each class
@@ -23,20 +23,7 @@ function ocrPage(rows: Row[], confidence = 95, doubts: Record<string, number> = 
   return { ...page, words: page.words.map((w) => ({ ...w, confidence: doubts[w.text] ?? confidence })) };
 }
 
-/** The value read from the first occurrence of `snippet` on the page (after `after`), with its words' box. */
-function at(page: PageText, snippet: string, options: { after?: string; value?: string } = {}): ExtractedValue {
-  const from = options.after ? page.text.indexOf(options.after) + options.after.length : 0;
-  const i = page.text.indexOf(snippet, from);
-  if (i < 0) throw new Error(`"${snippet}" is not on the page`);
-  const words = page.words.filter((w) => w.offset < i + snippet.length && w.offset + w.text.length > i);
-  const box = {
-    x0: Math.min(...words.map((w) => w.box.x0)),
-    y0: Math.min(...words.map((w) => w.box.y0)),
-    x1: Math.max(...words.map((w) => w.box.x1)),
-    y1: Math.max(...words.map((w) => w.box.y1)),
-  };
-  return { value: options.value ?? snippet, evidence: { page: page.page, snippet, box }, confidence: 0.9 };
-}
+const at = valueAt;
 const none: ExtractedValue = { value: null, evidence: null, confidence: null };
 const answer = (fields: Record<string, ExtractedValue>, items: LineItem[] = []): ExtractionResult => ({
   fields,
