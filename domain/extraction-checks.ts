@@ -28,6 +28,7 @@ import {
   unionBox,
 } from './extraction.js';
 import { lineEvidence, type ReviewedResult, SUM_SEPARATOR, sumDecimals } from './extraction-evidence.js';
+import { checkReadings } from './extraction-reading-checks.js';
 import {
   allWords,
   CHARGE_WORDS,
@@ -412,6 +413,15 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     else if (rates.size > 1 && own && !confirmed.has(tax.name))
       oneRateOnly = `${tax.name} ${tax.text} is the tax of one VAT rate only (${own.rate}%): the page prints a tax per rate (${distinct.map((v) => `${v.rate}%: ${fmt(v.tax, v.decimals)}`).join(', ')}), ${fmt(sums[0]!.value, decimals)} together`;
   }
+  // A tax of 0 read from the 0 % row of a breakdown whose other rates carry tax (session 16).
+  if (tax && tax.value === 0 && vatRows.length > 0) {
+    const rows = distinctVatRows(vatRows);
+    const together = fmt(
+      rows.reduce((sum, v) => sum + v.tax, 0),
+      Math.max(...rows.map((v) => v.decimals)),
+    );
+    oneRateOnly = `${tax.name} ${tax.text} is not the document's tax: the page prints a tax per rate (${rows.map((v) => `${v.rate}%: ${fmt(v.tax, v.decimals)}`).join(', ')}), ${together} together`;
+  }
   if (oneRateOnly && tax) fail(oneRateOnly, [field(tax.name)]);
 
   // 7. The tax: named by the document, not more than the total, and the rate printed times its base.
@@ -600,7 +610,8 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   });
 
   // 9–11. Text fields have no arithmetic: names, invoice numbers and VAT ids are checked by where and how they are printed.
-  for (const t of checkTextFields(result, document, conceptOf))
+  // 15. How a value was read off its page (domain/extraction-reading-checks.ts, session 16).
+  for (const t of [...checkTextFields(result, document, conceptOf), ...checkReadings(result, document, conceptOf)])
     fail(t.reason, [...t.fields.map(field), ...(t.items ?? [])]);
 
   return { flags, reasons };
@@ -642,6 +653,9 @@ export const isRateOf = (rate: number, base: PrintedFigure, tax: PrintedFigure):
  * 600.00€ 120.00€ 720.00€" under "Taux TVA  Base HT  MT TVA  TTC"), base × rate = tax, the row naming a tax or under a
  * line that does (a discount row "Rabatt 10% 1200.00 120.00" is none). In page and line order.
  */
+/** A breakdown's 0 % row ("0.00%  $0.00  $22,200.00"): no VAT row of its own, but the rows under it still are. */
+const ZERO_RATE_ROW = /^\s*0(?:[.,]0{1,2})?\s?%/u;
+
 export function findVatRows(document: PositionedText): VatRow[] {
   const rows: VatRow[] = [];
   let underTaxName = false;
@@ -674,7 +688,7 @@ export function findVatRows(document: PositionedText): VatRow[] {
           offset: lineStart + t.index,
         });
         underTaxName = true;
-      } else underTaxName = named;
+      } else underTaxName = named || (underTaxName && ZERO_RATE_ROW.test(l));
     }
   }
   return rows;

@@ -2,7 +2,7 @@
  * Builds PositionedText for extraction tests without the source-text adapter: a page laid out from rows of cells
  * (each cell at an x position, words 6 pt per character, rows 14 pt apart) or a plain-text page.
  */
-import type { PageText, PositionedText, PositionedWord } from '../../domain/extraction.js';
+import type { ExtractedValue, PageText, PositionedText, PositionedWord } from '../../domain/extraction.js';
 import type { LineSegment } from '../../adapters/extraction/tsv-words.js';
 
 export type Cell = [x: number, text: string];
@@ -104,3 +104,22 @@ export const EINFACH_VAT_SUMMARY: readonly Row[] = [
     [480, '529,87'],
   ],
 ];
+
+/** The value read from the first occurrence of `snippet` on the page (after `after`), with its words' box. */
+export function valueAt(
+  page: PageText,
+  snippet: string,
+  options: { after?: string; value?: string } = {},
+): ExtractedValue {
+  const from = options.after ? page.text.indexOf(options.after) + options.after.length : 0;
+  const i = page.text.indexOf(snippet, from);
+  if (i < 0) throw new Error(`"${snippet}" is not on the page`);
+  const words = page.words.filter((w) => w.offset < i + snippet.length && w.offset + w.text.length > i);
+  const box = {
+    x0: Math.min(...words.map((w) => w.box.x0)),
+    y0: Math.min(...words.map((w) => w.box.y0)),
+    x1: Math.max(...words.map((w) => w.box.x1)),
+    y1: Math.max(...words.map((w) => w.box.y1)),
+  };
+  return { value: options.value ?? snippet, evidence: { page: page.page, snippet, box }, confidence: 0.9 };
+}
