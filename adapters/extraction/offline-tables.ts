@@ -1105,7 +1105,6 @@ function receiptLine(page: PageText, line: Line, mark: DecimalMark | null): Rece
     before = [];
   }
   if (before.length === 0) return { kind: 'price', line, desc: null, amount, quantity, unit };
-  if (invoiceRow(page, before)) return { kind: 'end', line };
   const desc = { start: before[0]!.offset, end: before.at(-1)!.offset + before.at(-1)!.text.length };
   const text = page.text.slice(desc.start, desc.end);
   if (RECEIPT_NOTE.test(text) || ITEM_ALLOWANCE.test(text)) return { kind: 'note', line };
@@ -1115,17 +1114,6 @@ function receiptLine(page: PageText, line: Line, mark: DecimalMark | null): Rece
 
 function num(s: string): number {
   return Number(s.replace(',', '.'));
-}
-
-/**
- * The words before a price are an invoice's columns, not a receipt item's name: a receipt's name is one phrase, while
- * an invoice row's quantity, unit price and rate stand in cells of their own ("Digitale snelweg   1   50,00   6%").
- * Words in more than one cluster (gaps over two line heights) with a number in a later one.
- */
-function invoiceRow(page: PageText, before: readonly PositionedWord[]): boolean {
-  if (!hasBoxes(page)) return false;
-  const cells = clusters(before, 2 * lineHeight(page));
-  return cells.length > 1 && cells.slice(1).some((c) => c.some((w) => /\p{N}/u.test(w.text)));
 }
 
 /** The quantity and unit price of a receipt's quantity text (a RECEIPT_TIMES match starting at offset `at`). */
@@ -1151,8 +1139,7 @@ const opensTotal = (text: string): boolean =>
  * name on a line of its own over a row of its code and price ("DORITOS NACHO" / "02840032505 2.00"), a quantity line
  * ("2 @ 1.25", taken when quantity × unit price = the item's price), or a note under an item ("REGULAR PRICE 9.99",
  * "YOU SAVED 0.50": not an item). The block ends upwards at the first line that is none of these (the date and till
- * line, an address's numbers), at a summary or payment line, at an invoice's row (its quantity, unit price or rate in
- * cells apart from the name: invoiceRow), or at a gap of three row heights. Taken only when the
+ * line, an address's numbers), at a summary or payment line, or at a gap of three row heights. Taken only when the
  * page shows it is a receipt: a payment line (cash, change, a card) under the total, or the prices adding up to the
  * printed subtotal or total; and two priced items at least. A name followed by a note but by no price (its price
  * unread) is an item with no amount. Every line is unsure (no column header): its reason says whether the prices add
