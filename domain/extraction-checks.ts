@@ -648,14 +648,14 @@ export const printedFigure = (plain: string): PrintedFigure => ({
 export const isRateOf = (rate: number, base: PrintedFigure, tax: PrintedFigure): boolean =>
   Math.abs((base.value * rate) / 100 - tax.value) <= half(tax) + (rate / 100) * half(base) + EPSILON;
 
+/** A breakdown's 0 % row ("0.00%  $0.00  $22,200.00"): no VAT row of its own, but the rows under it still are. */
+const ZERO_RATE_ROW = /^\s*0(?:[.,]0{1,2})?\s?%/u;
+
 /**
  * The document's VAT rows: a rate, its base and its tax on one row (a VAT summary: "MwSt 19% 100.00 19.00"; "20.0%
  * 600.00€ 120.00€ 720.00€" under "Taux TVA  Base HT  MT TVA  TTC"), base × rate = tax, the row naming a tax or under a
  * line that does (a discount row "Rabatt 10% 1200.00 120.00" is none). In page and line order.
  */
-/** A breakdown's 0 % row ("0.00%  $0.00  $22,200.00"): no VAT row of its own, but the rows under it still are. */
-const ZERO_RATE_ROW = /^\s*0(?:[.,]0{1,2})?\s?%/u;
-
 export function findVatRows(document: PositionedText): VatRow[] {
   const rows: VatRow[] = [];
   let underTaxName = false;
