@@ -326,6 +326,76 @@ describe('clusterSpeakers (synthetic embeddings)', () => {
     expect(count(clusterSpeakers(one))).toBe(1);
   });
 
+  it('on the telephone band, a person heard in two short pieces is judged on both: together unlike everyone, they stay a speaker (s16-voice)', () => {
+    // The phone-band tune file phone-tune-3sp-4 (G.726, 54.9 s of speech, floor max(1 s, 4 %) = 2.2 s), after the
+    // linkage pass: ls-61 (20.7 s, own level 0.84), c2-ve9qrp (32.1 s, 0.63) and the Common Voice speaker in two
+    // pieces, 0.8 s (0.75) and 1.2 s (0.86). Her 1.2 s piece was 0.3085 alike to c2-ve9qrp and 0.2971 to her own
+    // other piece, so the floor pass (most alike pair first) folded it into him before the pieces met: 2 speakers.
+    // Together her pieces are 0.27 alike to him and 0.22 to ls-61, a stranger by the session-14 test. Synthetic
+    // embeddings with those levels and linkages: a region is sqrt(own) x its cluster's centre + sqrt(1 - own) x a
+    // direction of its own, the centres chosen so that the clusters' linkages are the measured ones.
+    const dim = 192;
+    const own = [0.84, 0.63, 0.75, 0.86]; // ls-61, c2-ve9qrp, her 0.8 s piece, her 1.2 s piece
+    const measured = (link: number[][]) => {
+      // Centres' cosines from the linkages (linkage = sqrt(own_u x own_v) x cos), then a Cholesky factor.
+      const g = own.map((_, u) => own.map((__, v) => (u === v ? 1 : link[u]![v]! / Math.sqrt(own[u]! * own[v]!))));
+      const l = own.map(() => own.map(() => 0));
+      for (let i = 0; i < own.length; i++)
+        for (let j = 0; j <= i; j++) {
+          let s = g[i]![j]!;
+          for (let m = 0; m < j; m++) s -= l[i]![m]! * l[j]![m]!;
+          l[i]![j] = i === j ? Math.sqrt(s) : s / l[j]![j]!;
+        }
+      return (v: number) => Array.from({ length: dim }, (_, d) => (d < own.length ? l[v]![d]! : 0));
+    };
+    const call = (link: number[][]): SpeakerRegion[] => {
+      const centre = measured(link);
+      // ls-61 in 8 regions of 2.6 s, c2-ve9qrp in 13 of 2.47 s, her pieces in two regions each (0.4 s, 0.6 s).
+      const plan: [number, number][] = [
+        ...Array.from({ length: 8 }, (): [number, number] => [0, 2.6]),
+        ...Array.from({ length: 13 }, (): [number, number] => [1, 2.47]),
+        [2, 0.4],
+        [3, 0.6],
+        [2, 0.4],
+        [3, 0.6],
+      ];
+      const order = [0, 8, 1, 9, 21, 2, 10, 3, 11, 12, 22, 4, 13, 5, 14, 23, 6, 15, 16, 7, 24, 17, 18, 19, 20];
+      let t = 0;
+      return order.map((p, i) => {
+        const [v, length] = plan[p]!;
+        const region = {
+          start: t,
+          end: t + length,
+          embedding: centre(v).map((x, d) => Math.sqrt(own[v]!) * x + (d === 10 + i ? Math.sqrt(1 - own[v]!) : 0)),
+          highBand: 0.00002,
+        };
+        t += length + 0.7;
+        return region;
+      });
+    };
+    const count = (turns: SpeakerTurn[]) => new Set(turns.map((t) => t.speaker)).size;
+    const link = [
+      [0, 0.3157, 0.155, 0.2703],
+      [0.3157, 0, 0.2078, 0.3085],
+      [0.155, 0.2078, 0, 0.2971],
+      [0.2703, 0.3085, 0.2971, 0],
+    ];
+    const regions = call(link);
+    expect(isNarrowband(regions)).toBe(true);
+    const turns = clusterSpeakers(regions);
+    expect(count(turns)).toBe(3);
+    // Her four regions are one speaker, nobody else's.
+    const hers = regions.filter((r) => r.end - r.start < 1).map((r) => r.start);
+    const at = (t: number) => turns.find((x) => x.start <= t + 0.01 && x.end >= t + 0.01)!.speaker;
+    expect(new Set(hers.map(at)).size).toBe(1);
+    expect(turns.filter((x) => x.speaker === at(hers[0]!)).map((x) => x.start)).toEqual(hers);
+    // Two pieces that together are like someone (0.36 to c2-ve9qrp: one person's words heard apart, session 12:
+    // 0.26-0.38 alike to that person) are still folded into him.
+    const like = link.map((row) => [...row]);
+    [like[1]![2], like[2]![1], like[1]![3], like[3]![1]] = [0.33, 0.33, 0.38, 0.38];
+    expect(count(clusterSpeakers(call(like)))).toBe(2);
+  });
+
   it('on a short telephone-band recording the floor is still at least 1 s: a lone 0.48 s region is not a speaker', () => {
     // The shape of the wide-band tune file tune-2sp-1 (session 13): 10.1 s of speech, an 8 kHz codec2 voice in four
     // 1.9 s regions (narrow-band, so the whole recording is) and a Common Voice speaker in four short ones, one of them
