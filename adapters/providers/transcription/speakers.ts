@@ -202,13 +202,6 @@ export const CAMPLUS_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
  * against both clusters' pairs together (`relativeTo: 'pooled'`; 0.62 × 0.791 there): that file 2 -> 3 speakers (DER
  * 0.129 -> 0.082), no other of the 66 files changes (58 of 66 counts right either way, DER 0.034 -> 0.033); the same
  * at relative 0.58–0.64 (phone-sweep.ts). Against the higher level instead, tune-1sp-1 splits (1 -> 2).
- *
- * Session 16, a person heard in two short pieces (`gatherStrangers`): in phone-tune-3sp-4 and s14-phone-4sp-2 the
- * fourth (third) person's two pieces under the floor were 0.30–0.33 alike to each other, and one piece 0.31–0.36 alike
- * to a big speaker, so the floor pass (most alike pair first) folded that piece in before the pieces met; together
- * they are 0.27–0.29 alike to everyone, a stranger by session 14's test. Pieces that are more alike to each other than
- * together to anyone and together a stranger are now joined first: both files right, no other cached tune file moved
- * (bench/README.md, session 16).
  */
 export const CAMPLUS_NARROWBAND_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
   ...CAMPLUS_CLUSTER_OPTIONS,
