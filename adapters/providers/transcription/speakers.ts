@@ -109,14 +109,6 @@ export interface ClusterOptions {
    */
   strangerMax: number;
   strangerRelative: number;
-  /**
-   * Before any speaker under the floor is folded into another, two such speakers are joined when together they make a
-   * stranger by the test above (at least `minSpeakerFloorSeconds`, unlike every speaker at or above the floor) and are
-   * more alike to each other than together to any of those speakers: a person heard in a few short pieces is judged
-   * on all of them, not piece by piece (a 1 s piece can be a little more like a big speaker than like the same
-   * person's other piece, and was folded in before the pieces met). Most alike pair first. Needs `strangerMax`.
-   */
-  gatherStrangers: boolean;
 }
 
 /**
@@ -138,7 +130,6 @@ export const DEFAULT_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Object.freeze({
   relativeTo: 'lower',
   strangerMax: -Infinity,
   strangerRelative: 0,
-  gatherStrangers: false,
 });
 
 /** Resemblyzer, calibrated on the real corpus's tune split: 13 of 14 speaker counts right, DER 0.072 (bench/README.md). */
@@ -214,7 +205,6 @@ export const CAMPLUS_NARROWBAND_CLUSTER_OPTIONS: Readonly<ClusterOptions> = Obje
   strangerMax: 0.3,
   strangerRelative: 0.55,
   relativeTo: 'pooled',
-  gatherStrangers: true,
 });
 
 /**
@@ -375,27 +365,16 @@ export function clusterSpeakers(
   mergeWhile((sim, a, b) => sim >= o.threshold || (sim >= o.lowThreshold && sim >= o.relative * ownLevel(a, b)));
   const totalSpeech = weight.reduce((a, b) => a + b, 0);
   const minSpeaker = Math.max(o.minSpeakerFloorSeconds, Math.min(o.minSpeakerSeconds, o.minSpeakerShare * totalSpeech));
-  // A cluster unlike another: linkage under `strangerMax` and under `strangerRelative` × the other's own level.
-  const unlike = (sim: number, other: number) => sim < o.strangerMax && sim < o.strangerRelative * within(other);
-  // Two clusters under the floor that together hold at least minSpeakerFloorSeconds, are more alike to each other
-  // than together to any cluster at or above the floor, and together unlike every such cluster are one person heard
-  // in pieces (`gatherStrangers`); the union's linkage to a cluster is the duration-weighted mean of the two linkages.
-  if (o.gatherStrangers)
-    mergeWhile((sim, a, b) => {
-      const [wa, wb] = [clusterWeight[a]!, clusterWeight[b]!];
-      if (wa >= minSpeaker || wb >= minSpeaker || wa + wb < o.minSpeakerFloorSeconds) return false;
-      return alive.every((c) => {
-        if (c === a || c === b || clusterWeight[c]! < minSpeaker) return true;
-        const union = (dots[a * k + c]! + dots[b * k + c]!) / ((wa + wb) * clusterWeight[c]!);
-        return union <= sim && unlike(union, c);
-      });
-    });
   // The lighter of the two is folded in unless it is a stranger to the heavier (see `strangerMax`); small clusters
   // most alike merge first, so one person's pieces can gather into one such speaker.
   mergeWhile((sim, a, b) => {
     const [light, heavy] = clusterWeight[a]! < clusterWeight[b]! ? [a, b] : [b, a];
     if (clusterWeight[light]! >= minSpeaker) return false;
-    return clusterWeight[light]! < o.minSpeakerFloorSeconds || !unlike(sim, heavy);
+    return (
+      clusterWeight[light]! < o.minSpeakerFloorSeconds ||
+      sim >= o.strangerMax ||
+      sim >= o.strangerRelative * within(heavy)
+    );
   });
 
   // 3. Every region goes to the speaker it is most similar to on average (undoes the first pass's order effects).
