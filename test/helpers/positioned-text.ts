@@ -105,14 +105,17 @@ export const EINFACH_VAT_SUMMARY: readonly Row[] = [
   ],
 ];
 
-/** The value read from the first occurrence of `snippet` on the page (after `after`), with its words' box. */
+/**
+ * The value read from the `nth` (default the first) occurrence of `snippet` on the page (after the text `after`), with
+ * its words' box; the value is the snippet unless given, the engine's confidence 0.9 unless given.
+ */
 export function valueAt(
   page: PageText,
   snippet: string,
-  options: { after?: string; value?: string } = {},
+  options: { after?: string; value?: string; nth?: number; confidence?: number } = {},
 ): ExtractedValue {
-  const from = options.after ? page.text.indexOf(options.after) + options.after.length : 0;
-  const i = page.text.indexOf(snippet, from);
+  let i = options.after ? page.text.indexOf(options.after) + options.after.length - 1 : -1;
+  for (let n = 0; n <= (options.nth ?? 0); n++) i = page.text.indexOf(snippet, i + 1);
   if (i < 0) throw new Error(`"${snippet}" is not on the page`);
   const words = page.words.filter((w) => w.offset < i + snippet.length && w.offset + w.text.length > i);
   const box = {
@@ -121,5 +124,9 @@ export function valueAt(
     x1: Math.max(...words.map((w) => w.box.x1)),
     y1: Math.max(...words.map((w) => w.box.y1)),
   };
-  return { value: options.value ?? snippet, evidence: { page: page.page, snippet, box }, confidence: 0.9 };
+  return {
+    value: options.value ?? snippet,
+    evidence: { page: page.page, snippet, box },
+    confidence: options.confidence ?? 0.9,
+  };
 }

@@ -16,7 +16,14 @@ import type {
   PageText,
   PositionedText,
 } from '../../../domain/extraction.js';
-import { CHAR_WIDTH, EINFACH_VAT_SUMMARY, layoutPage, ROW_HEIGHT, type Row } from '../../helpers/positioned-text.js';
+import {
+  CHAR_WIDTH,
+  EINFACH_VAT_SUMMARY,
+  layoutPage,
+  ROW_HEIGHT,
+  valueAt,
+  type Row,
+} from '../../helpers/positioned-text.js';
 
 /**
  * The document's own arithmetic and semantics (docs/processing.md "Document checks"), for any engine's answer: each
@@ -30,24 +37,12 @@ function doc(rows: readonly Row[]): PositionedText {
 }
 
 /** The value read from the `nth` occurrence of `snippet` on the page (after the text `after`), with the box of its words. */
-function at(
+const at = (
   page: PageText,
   snippet: string,
   value: string,
   options: { after?: string; nth?: number; confidence?: number } = {},
-): ExtractedValue {
-  let i = options.after ? page.text.indexOf(options.after) + options.after.length - 1 : -1;
-  for (let n = 0; n <= (options.nth ?? 0); n++) i = page.text.indexOf(snippet, i + 1);
-  if (i < 0) throw new Error(`"${snippet}" is not on the page`);
-  const words = page.words.filter((w) => w.offset < i + snippet.length && w.offset + w.text.length > i);
-  const box = {
-    x0: Math.min(...words.map((w) => w.box.x0)),
-    y0: Math.min(...words.map((w) => w.box.y0)),
-    x1: Math.max(...words.map((w) => w.box.x1)),
-    y1: Math.max(...words.map((w) => w.box.y1)),
-  };
-  return { value, evidence: { page: page.page, snippet, box }, confidence: options.confidence ?? 0.9 };
-}
+): ExtractedValue => valueAt(page, snippet, { ...options, value });
 
 const none = (): ExtractedValue => ({ value: null, evidence: null, confidence: null });
 
