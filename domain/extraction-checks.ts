@@ -24,6 +24,11 @@ import {
   type LineItemColumn,
   type PageText,
   type PositionedText,
+  centreIn,
+  clip,
+  lineAround,
+  OCR_DOUBT,
+  onRows,
   textLines,
   unionBox,
 } from './extraction.js';
@@ -96,11 +101,6 @@ export const UNSURE_CONFIDENCE = 0.5;
 export const LABELLED_CONFIDENCE = 0.9;
 /** Under this, a value was found without a label (the offline engine's sole candidate of its kind: 0.5; under its label: 0.8). */
 export const UNLABELLED_CONFIDENCE = 0.6;
-/**
- * A word the OCR read with a confidence under this (Tesseract's 0–100) is one it was unsure of: a value holding such a
- * word is flagged (14.). Tesseract gives words it reads right mostly 85–96; a misread digit or letter mostly under 60.
- */
-export const OCR_DOUBT = 60;
 /**
  * An invoice number, order number or VAT id of letters and digits the OCR read with a word confidence under this is
  * flagged too (14b.): no sum confirms them, and one letter read as a digit ("94115I" read as "941151", at 89.5) makes
@@ -781,17 +781,6 @@ const ofConcept = (result: ExtractionResult, conceptOf: ConceptOf, id: string) =
     .filter(([f, v]) => conceptOf(f) === id && v.value !== null)
     .map(([f, v]) => ({ f, v, value: v.value! }));
 
-/** A word's box whose centre lies on the rows of `box` (its vertical span, half a point of slack). */
-const onRows = (b: Box, box: Box) => {
-  const cy = (b.y0 + b.y1) / 2;
-  return cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5;
-};
-/** A word's box whose centre lies inside `box` (half a point of slack). */
-const centreIn = (b: Box, box: Box) => {
-  const cx = (b.x0 + b.x1) / 2;
-  return onRows(b, box) && cx >= box.x0 - 0.5 && cx <= box.x1 + 0.5;
-};
-
 /** Where a value's snippet starts in its page's text: within its box's words when it has one, else every place. */
 function snippetStarts(page: PageText, ev: Evidence): number[] {
   const starts: number[] = [];
@@ -1017,14 +1006,6 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
       fields: [sellerVatId.f, buyerVatId.f],
     });
   return out;
-}
-
-/** The text line holding offset `at` of `text`: its start, its end (before its newline) and its text. */
-function lineAround(text: string, at: number): { start: number; end: number; text: string } {
-  const start = text.lastIndexOf('\n', at - 1) + 1;
-  const newline = text.indexOf('\n', at);
-  const end = newline < 0 ? text.length : newline;
-  return { start, end, text: text.slice(start, end) };
 }
 
 /** A VAT id without its spaces and punctuation, upper case. */
@@ -1342,7 +1323,6 @@ function notAnAmount(page: PageText, ev: Evidence, value: string): string | null
   return reasons.every((r) => r !== null) ? reasons[0]! : null;
 }
 
-/** The percentages printed on a line item's row (its cells' line(s)), e.g. a discount or a tax rate. */
 /**
  * The element of an e-invoice's line (UBL, CII, FatturaPA) that a path runs through, and the elements of a line's or
  * the document's own allowances and charges: an amount, or a percentage of the line (a line's price allowance, under
@@ -1419,16 +1399,13 @@ function xmlLineExplains(
   const own = document.einvoice.elements.filter(
     (e) => e.path.startsWith(`${path}/`) && !XML_PRICE_PART.test(e.path.slice(path.length)),
   );
-  const amounts = own
-    .filter((e) => XML_ADJUSTMENT_AMOUNT.test(e.path))
-    .map((e) => xmlNumber(e.text))
-    .filter((x): x is number => x !== null)
-    .map(Math.abs);
-  const percents = own
-    .filter((e) => XML_ADJUSTMENT_PERCENT.test(e.path))
-    .map((e) => xmlNumber(e.text))
-    .filter((x): x is number => x !== null)
-    .map(Math.abs);
+  const sizes = (re: RegExp) =>
+    own.flatMap((e) => {
+      const x = re.test(e.path) ? xmlNumber(e.text) : null;
+      return x === null ? [] : [Math.abs(x)];
+    });
+  const amounts = sizes(XML_ADJUSTMENT_AMOUNT);
+  const percents = sizes(XML_ADJUSTMENT_PERCENT);
   if (amounts.length === 0 && percents.length === 0) return false;
   const total = amounts.reduce((s, x) => s + x, 0);
   const cascaded = (sign: 1 | -1) => percents.reduce((v, r) => v * (1 + (sign * r) / 100), product);
@@ -1441,6 +1418,7 @@ function xmlLineExplains(
   ].some(near);
 }
 
+/** The percentages printed on a line item's row (its cells' line(s)), e.g. a discount or a tax rate. */
 function rowPercentages(document: PositionedText, item: LineItem): number[] {
   const ev = lineEvidence(item);
   if (!ev) return [];
@@ -1466,10 +1444,6 @@ function rowPercentages(document: PositionedText, item: LineItem): number[] {
 }
 
 const normaliseLine = (s: string) => s.replace(/\s+/gu, ' ').trim();
-
-function clip(s: string): string {
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
-}
 
 // ------------------------------------------------------------------------------------------------- the review outcome
 

@@ -16,8 +16,12 @@
  * Whatever engine answered: the answer's values and their evidence only. Pure: no I/O.
  */
 import {
+  centreIn,
+  clip,
   fieldKind,
   LINE_ITEM_HEADERS,
+  lineAround,
+  OCR_DOUBT,
   type Box,
   type ExtractedValue,
   type ExtractionResult,
@@ -41,15 +45,8 @@ export interface ReadingFlag {
  * misread "759" (for "75g") at 69: 75 flags one right line's code ("ÖST250" at 74) to catch it.
  */
 const DIGIT_DOUBT = 75;
-const OCR_DOUBT = 60;
 
-const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
 const midY = (b: Box) => (b.y0 + b.y1) / 2;
-const centreIn = (b: Box, box: Box) =>
-  (b.x0 + b.x1) / 2 >= box.x0 - 0.5 &&
-  (b.x0 + b.x1) / 2 <= box.x1 + 0.5 &&
-  midY(b) >= box.y0 - 0.5 &&
-  midY(b) <= box.y1 + 0.5;
 
 /** The page of a value read from a page (null for XML, a missing page, or no evidence). */
 function pageOf(document: PositionedText, v: ExtractedValue | undefined): PageText | null {
@@ -67,13 +64,6 @@ function wordsOf(page: PageText, v: ExtractedValue): PositionedWord[] {
   }
   const at = page.text.indexOf(ev.snippet);
   return at < 0 ? [] : page.words.filter((w) => w.offset >= at && w.offset < at + ev.snippet.length);
-}
-
-/** The text line holding offset `at`. */
-function lineAt(text: string, at: number): string {
-  const start = text.lastIndexOf('\n', at - 1) + 1;
-  const end = text.indexOf('\n', at);
-  return text.slice(start, end < 0 ? text.length : end);
 }
 
 export function checkReadings(
@@ -155,7 +145,7 @@ function senderChecks(
   for (const [f, v] of Object.entries(result.fields)) {
     const page = conceptOf(f) === 'buyer_tax_id' ? pageOf(document, v) : null;
     if (!page) continue;
-    const places = wordsOf(page, v).map((w) => lineAt(page.text, w.offset));
+    const places = wordsOf(page, v).map((w) => lineAround(page.text, w.offset).text);
     if (places.some((line) => nameContains(line, sender)))
       out.push({
         reason: `${f} "${clip(v.value!)}" is printed on the line of "${clip(sender)}", the sender line's name: it is the seller's`,
@@ -186,7 +176,7 @@ function cutNames(
     if (lettered.length === 0 || !lettered.every((w) => CAPITALS.test(w.text))) continue;
     const last = words.at(-1)!;
     const h = Math.max(...words.map((w) => w.box.y1 - w.box.y0));
-    const line = lineAt(page.text, last.offset);
+    const line = lineAround(page.text, last.offset).text;
     const lineEnd = last.offset + line.length;
     const after = page.words
       .filter(

@@ -30,6 +30,38 @@ export function unionBox(boxes: readonly Box[]): Box | null {
   };
 }
 
+/** A word's box whose centre lies on the rows of `box` (its vertical span, half a point of slack). */
+export const onRows = (b: Box, box: Box): boolean => {
+  const cy = (b.y0 + b.y1) / 2;
+  return cy >= box.y0 - 0.5 && cy <= box.y1 + 0.5;
+};
+
+/** A word's box whose centre lies inside `box` (half a point of slack). */
+export const centreIn = (b: Box, box: Box): boolean => {
+  const cx = (b.x0 + b.x1) / 2;
+  return onRows(b, box) && cx >= box.x0 - 0.5 && cx <= box.x1 + 0.5;
+};
+
+/** The text line holding offset `at` of `text`: its start, its end (before its newline) and its text. */
+export function lineAround(text: string, at: number): { start: number; end: number; text: string } {
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const newline = text.indexOf('\n', at);
+  const end = newline < 0 ? text.length : newline;
+  return { start, end, text: text.slice(start, end) };
+}
+
+/** A value as a review reason quotes it: at most 60 characters, cut with an ellipsis. */
+export function clip(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}
+
+/**
+ * A word the OCR read with a confidence under this (Tesseract's 0–100) is one it was unsure of: a value holding such a
+ * word is flagged (domain/extraction-checks.ts, check 14). Tesseract gives words it reads right mostly 85–96; a misread
+ * digit or letter mostly under 60.
+ */
+export const OCR_DOUBT = 60;
+
 /** The lines of a page's text, each with the index of its first character in that text. */
 export function textLines(text: string): { text: string; start: number }[] {
   let start = 0;

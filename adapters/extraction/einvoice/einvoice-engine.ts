@@ -1,4 +1,5 @@
 import {
+  clip,
   type EInvoiceXml,
   type EngineFlag,
   type ExtractedValue,
@@ -328,8 +329,4 @@ function disagreement(
   return rule === 'always'
     ? `${field}: the value "${clip(xmlValue)}" of the PDF's e-invoice XML (${file}) is not in the PDF's visible text`
     : null;
-}
-
-function clip(s: string): string {
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
