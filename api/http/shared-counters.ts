@@ -50,6 +50,11 @@ interface Share {
 }
 
 export interface SharedCounters {
+  /**
+   * One hit of a window this process still has one reserved for, taken at once; null when it has none (then `take`,
+   * which may wait for a statement, decides). Most requests count in one such window: they need no promise.
+   */
+  takeReserved(check: CounterCheck, at: Date): CounterTake | null;
   /** Takes one hit from every check's window; `exceeded` when it has no room. */
   take(checks: readonly CounterCheck[], at: Date): Promise<CounterTake[]>;
   /**
@@ -199,15 +204,22 @@ export function createSharedCounters(db: Db, opts: { reserveMax: number }): Shar
     };
   };
 
+  const takeReserved = (check: CounterCheck, at: Date): CounterTake | null => {
+    const now = at.getTime();
+    const share = shareOf(check, at);
+    retire(share, now);
+    return share.available > 0 ? useHit(check, share, now) : null;
+  };
+
   return {
+    takeReserved,
+
     async take(checks, at) {
       const now = at.getTime();
       // Most requests count in one window that still has a reserved hit: nothing to wait for, nothing to collect.
       if (checks.length === 1) {
-        const only = checks[0]!;
-        const share = shareOf(only, at);
-        retire(share, now);
-        if (share.available > 0) return [useHit(only, share, now)];
+        const hit = takeReserved(checks[0]!, at);
+        if (hit) return [hit];
       }
       const unique = [...new Map(checks.map((c) => [bucketOf(c), c])).values()];
       const taken = new Map<string, CounterTake>();
