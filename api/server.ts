@@ -13,15 +13,16 @@ import { metricsGaugeSource } from '../db/repositories/metrics-gauges.repo.js';
 import { installSharedCounters, perIp, rateLimit } from './http/rate-limit.js';
 import { createSharedCounters } from './http/shared-counters.js';
 import { trustProxies } from './http/proxy.js';
+import { publicCors } from './http/cors.js';
 import { PUBLIC_BASE_URL_UNSET_WARNING } from './http/public-origin.js';
 import { securityHeaders } from './http/security-headers.js';
-import { mcpCors, mcpRouter } from './mcp/mcp.routes.js';
+import { mcpCorsOptions, mcpRouter } from './mcp/mcp.routes.js';
 import { mcpManifestEntries, mcpTools } from './mcp/tools.js';
 import { createEvidenceService } from '../services/x402/evidence.js';
 import { createPaidOperations } from '../services/x402/paid-operations.js';
 import { createDomainAuditor } from '../adapters/domain-audit/index.js';
 import { x402Routers } from './x402/x402.routes.js';
-import { x402Cors } from './x402/cors.js';
+import { x402CorsOptions } from './x402/cors.js';
 import { processingRouter } from './processing/processing.routes.js';
 import { qpdfOptions, videoWorkPolicy } from '../services/processing/estimate.js';
 import { proofRouter, type ProofMount } from './proof/proof.routes.js';
@@ -122,8 +123,9 @@ function appWithMiddleware(deps: AppDeps): { app: Koa<AppState>; metrics: Platfo
   // GET /metrics here only behind METRICS_TOKEN (without it the path is not served here: no middleware at all).
   if (deps.config.metrics.token !== undefined) app.use(metricsEndpoint(metrics, deps.config.metrics.token));
   app.use(securityHeaders());
-  app.use(x402Cors()); // CORS for browser wallets on /x402's paid routes and public documents only
-  app.use(mcpCors()); // and for browser-based MCP clients on /mcp (credential-free; the payment rides in the JSON-RPC body)
+  // CORS for browser wallets on /x402's paid routes and public documents only, and for browser-based MCP clients on /mcp
+  // (credential-free; the payment rides in the JSON-RPC body).
+  app.use(publicCors(x402CorsOptions(), mcpCorsOptions()));
   return { app, metrics };
 }
 

@@ -20,18 +20,29 @@ export interface PublicCorsOptions {
  * and a 204 to a preflight (`OPTIONS` with `Access-Control-Request-Method`) before any router or rate limit.
  * Never `Access-Control-Allow-Credentials`: these routes take no cookie and no key. Other paths are untouched, so
  * the session and API-key interfaces keep answering cross-origin requests without any CORS header.
+ *
+ * Several interfaces' sets are served by one middleware (one look at the path per request); a path belongs to one set.
  */
-export function publicCors(opts: PublicCorsOptions): Middleware<AppState> {
-  const paths = new Set(opts.paths);
-  const inner = cors({
-    origin: '*',
-    credentials: false,
-    allowMethods: [...opts.allowMethods],
-    allowHeaders: [...opts.allowHeaders],
-    exposeHeaders: [...opts.exposeHeaders],
-    maxAge: opts.maxAgeSeconds,
-    keepHeadersOnError: true,
-  }) as unknown as Middleware<AppState>;
-  return (ctx, next) =>
-    paths.has(ctx.path.length > 1 ? ctx.path.replace(/\/$/, '') : ctx.path) ? inner(ctx, next) : next();
+export function publicCors(...sets: PublicCorsOptions[]): Middleware<AppState> {
+  const byPath = new Map<string, Middleware<AppState>>();
+  for (const opts of sets) {
+    const inner = cors({
+      origin: '*',
+      credentials: false,
+      allowMethods: [...opts.allowMethods],
+      allowHeaders: [...opts.allowHeaders],
+      exposeHeaders: [...opts.exposeHeaders],
+      maxAge: opts.maxAgeSeconds,
+      keepHeadersOnError: true,
+    }) as unknown as Middleware<AppState>;
+    for (const path of opts.paths) {
+      if (byPath.has(path)) throw new Error(`publicCors: ${path} is in two sets`);
+      byPath.set(path, inner);
+    }
+  }
+  return (ctx, next) => {
+    const path = ctx.path;
+    const inner = byPath.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+    return inner ? inner(ctx, next) : next();
+  };
 }

@@ -24,6 +24,13 @@ export function metricsMiddleware(metrics: PlatformMetrics): Middleware<AppState
     }
     return found;
   };
+  const payments = new Map<string, { inc(): void }>();
+  const paymentsOf = (route: string, outcome: string) => {
+    const key = `${outcome} ${route}`;
+    let found = payments.get(key);
+    if (!found) payments.set(key, (found = metrics.x402Payments.labels({ route, outcome })));
+    return found;
+  };
   return async (ctx, next) => {
     const started = performance.now();
     try {
@@ -35,7 +42,7 @@ export function metricsMiddleware(metrics: PlatformMetrics): Middleware<AppState
       const { requests, duration } = seriesOf(ctx.state.iface ?? 'root', route, ctx.method, ctx.status);
       requests.inc();
       duration.observe((performance.now() - started) / 1000);
-      if (ctx.state.x402Outcome) metrics.x402Payments.inc({ route, outcome: ctx.state.x402Outcome });
+      if (ctx.state.x402Outcome) paymentsOf(route, ctx.state.x402Outcome).inc();
     }
   };
 }

@@ -7,11 +7,11 @@ export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Accepts a well-formed incoming X-Request-Id (else makes one) and echoes it on every response. */
 export function requestIdMiddleware(): Middleware<AppState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
     ctx.state.requestId = REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     ctx.state.iface = interfaceOf(ctx.path);
     ctx.set('X-Request-Id', ctx.state.requestId);
-    await next();
+    return next();
   };
 }

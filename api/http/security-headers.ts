@@ -18,9 +18,15 @@ export function securityHeaders(): Middleware<AppState> {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'no-store');
     await next();
-    if (ctx.response.is('html') && !ctx.response.get('Content-Security-Policy')) {
+    // Most answers are JSON: a look at the header's text spares them the media-type parse of `is('html')`.
+    if (isHtmlType(ctx.response.get('Content-Type')) && !ctx.response.get('Content-Security-Policy')) {
       const { 'Content-Type': _type, ...headers } = FALLBACK_HTML_HEADERS;
       ctx.set(headers);
     }
   };
+}
+
+/** Whether a Content-Type is an HTML one (`text/html`, with or without parameters; media types ignore case). */
+export function isHtmlType(contentType: unknown): boolean {
+  return typeof contentType === 'string' && /^\s*text\/html\s*(?:;|$)/i.test(contentType);
 }

@@ -14,7 +14,7 @@ import type { PaymentPayload } from '@x402/core/types';
 import type { Logger } from '../../adapters/logging/logger.js';
 import { DomainError } from '../../domain/errors.js';
 import { jsonBody } from '../http/body.js';
-import { publicCors } from '../http/cors.js';
+import type { PublicCorsOptions } from '../http/cors.js';
 import type { AppState } from '../http/context.js';
 import { statusOf } from '../http/errors.js';
 import { publicBase } from '../http/public-origin.js';
@@ -208,8 +208,8 @@ function evidenceUri(origin: string, args: Record<string, unknown>): string {
  * Cross-origin use of /mcp by browser-based MCP clients: credential-free (no key, no cookie), so any origin may
  * POST JSON-RPC with the MCP headers. The payment travels inside the JSON-RPC body, so no x402 header is needed.
  */
-export function mcpCors(): Middleware<AppState> {
-  return publicCors({
+export function mcpCorsOptions(): PublicCorsOptions {
+  return {
     paths: ['/mcp'],
     allowMethods: ['POST', 'GET', 'DELETE'],
     allowHeaders: ['Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID', 'X-Request-Id'],
@@ -222,5 +222,5 @@ export function mcpCors(): Middleware<AppState> {
       'RateLimit-Reset',
     ],
     maxAgeSeconds: 600,
-  });
+  };
 }

@@ -1,4 +1,4 @@
-import { publicCors } from '../http/cors.js';
+import type { PublicCorsOptions } from '../http/cors.js';
 import { PAID_ROUTES } from '../../services/x402/route-table.js';
 
 /**
@@ -16,8 +16,8 @@ export const X402_CORS_PATHS: readonly string[] = [
   '/.well-known/x402',
 ];
 
-export function x402Cors() {
-  return publicCors({
+export function x402CorsOptions(): PublicCorsOptions {
+  return {
     paths: X402_CORS_PATHS,
     allowMethods: ['GET', 'HEAD'],
     allowHeaders: ['PAYMENT-SIGNATURE', 'Access-Control-Expose-Headers', 'Content-Type', 'Accept', 'X-Request-Id'],
@@ -33,5 +33,5 @@ export function x402Cors() {
       'RateLimit-Reset',
     ],
     maxAgeSeconds: 600,
-  });
+  };
 }

@@ -136,6 +136,8 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
             'Paid routes are unavailable: payments are not configured on this server',
           );
         }
+        // Whether the handler ran: only then can its answer (body, headers) have to be dropped.
+        let ran = false;
         const outcome = await calls.process({
           route,
           resourceUrl: `${publicBase(deps.publicBaseUrl, ctx)}${ctx.path}`,
@@ -145,6 +147,7 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
           requestId: ctx.state.requestId,
           request: viewOf(ctx),
           run: async () => {
+            ran = true;
             await next();
             return ctx.status >= 200 && ctx.status < 300
               ? { ok: true, answer: answerOf(ctx) }
@@ -154,7 +157,7 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
         ctx.state.x402Outcome = paymentOutcome(outcome, ctx.get('payment-signature') !== '');
         if (outcome.kind === 'not_run') return;
         if (outcome.kind === 'delivered') {
-          discardBody(ctx);
+          if (ran) discardBody(ctx);
           ctx.status = outcome.answer.status;
           ctx.type = outcome.answer.contentType;
           ctx.set(outcome.answer.headers);
@@ -162,7 +165,7 @@ export function createX402Payments(deps: X402PaymentsDeps): X402Payments {
           ctx.body = outcome.answer.body;
           return;
         }
-        discardBody(ctx);
+        if (ran) discardBody(ctx);
         if (outcome.kind === 'pending') {
           ctx.set('Retry-After', String(outcome.retryAfterSeconds));
           return render(ctx, 503, 'payment_settlement_uncertain', outcome.message);
