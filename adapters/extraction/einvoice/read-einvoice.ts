@@ -25,9 +25,13 @@ export const UBL_NAMESPACES = [
   'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
   'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
 ] as const;
-/** FatturaPA 1.2.x (Agenzia delle Entrate) and the earlier versions' namespace (fatturapa.gov.it, 1.0 and 1.1). */
+/**
+ * FatturaPA 1.2.x (Agenzia delle Entrate), and the earlier versions' namespaces on fatturapa.gov.it: 1.0 and 1.1's own
+ * schema declares `http://www.fatturapa.gov.it/sdi/fatturapa/v1.x` (senders of those years wrote it so); the
+ * `sv/sdi/fatture` spelling is kept as it was accepted before.
+ */
 export const FATTURAPA_NAMESPACE =
-  /^http:\/\/(?:ivaservizi\.agenziaentrate\.gov\.it\/docs\/xsd|www\.fatturapa\.gov\.it\/sv\/sdi)\/fatture\/v1\.\d$/u;
+  /^http:\/\/(?:(?:ivaservizi\.agenziaentrate\.gov\.it\/docs\/xsd|www\.fatturapa\.gov\.it\/sv\/sdi)\/fatture|www\.fatturapa\.gov\.it\/sdi\/fatturapa)\/v1\.\d$/u;
 /** The root elements' local names of the invoices this reader knows (any namespace; syntaxOf checks it). */
 export const EINVOICE_ROOTS = [
   'CrossIndustryInvoice',

@@ -14,6 +14,9 @@ import { sourceReader } from '../../../helpers/source-reader.js';
  */
 const NS_12 = 'http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2';
 const NS_11 = 'http://www.fatturapa.gov.it/sv/sdi/fatture/v1.1';
+/** The target namespace of FatturaPA 1.0 and 1.1's own schema (odoo's l10n_it_fatturapa_in 11.0 test X11111 uses 1.1). */
+const NS_11_SCHEMA = 'http://www.fatturapa.gov.it/sdi/fatturapa/v1.1';
+const NS_10_SCHEMA = 'http://www.fatturapa.gov.it/sdi/fatturapa/v1.0';
 
 interface Body {
   number: string;
@@ -188,6 +191,11 @@ describe('FatturaPA uploaded as XML', () => {
   it('is recognised as an e-invoice (FatturaElettronica 1.2 and the older fatturapa.gov.it namespace)', async () => {
     expect((await read(fatturapa())).einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
     expect((await read(fatturapa({ ns: NS_11 }))).einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
+    for (const ns of [NS_11_SCHEMA, NS_10_SCHEMA]) {
+      expect((await read(fatturapa({ ns }))).einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
+      const { result } = await extract(await read(fatturapa({ ns })), ['invoice_number', 'seller_name']);
+      expect(values(result)).toEqual({ invoice_number: 'FT-2026/118', seller_name: 'Officina Rossi S.r.l.' });
+    }
     // A FatturaElettronica element of another vocabulary stays text.
     expect(
       (
