@@ -82,4 +82,28 @@ describe('document checks on values read from an e-invoice XML (s17-xml)', () =>
     expect(result.fields['tax']?.value).toBe('2.20');
     expect(review.reasons).toEqual([]);
   });
+
+  it("FatturaPA's welfare-fund contribution and withholding explain its subtotal and total, on one line or many", async () => {
+    // Lines 100.00 + cassa 4.00 = 104.00 taxable; tax 22.88; the total written net of the 20.00 withholding (as Odoo
+    // writes it): 106.88. Nothing else on the XML explains 104.00 or 106.88.
+    const xml = FATTURAPA.replace(
+      '<ImportoTotaleDocumento>12.20</ImportoTotaleDocumento>',
+      `
+      <DatiRitenuta><TipoRitenuta>RT01</TipoRitenuta><ImportoRitenuta>20.00</ImportoRitenuta>
+        <AliquotaRitenuta>20.00</AliquotaRitenuta><CausalePagamento>A</CausalePagamento></DatiRitenuta>
+      <DatiCassaPrevidenziale><TipoCassa>TC04</TipoCassa><AlCassa>4.00</AlCassa>
+        <ImportoContributoCassa>4.00</ImportoContributoCassa><ImponibileCassa>100.00</ImponibileCassa>
+        <AliquotaIVA>22.00</AliquotaIVA></DatiCassaPrevidenziale>
+      <ImportoTotaleDocumento>106.88</ImportoTotaleDocumento>`,
+    )
+      .replace(line(2, 'Ricambio', '1.00', '10.00', '10.00'), line(2, 'Ricambio', '1.00', '100.00', '100.00'))
+      .replace('<ImponibileImporto>10.00</ImponibileImporto>', '<ImponibileImporto>104.00</ImponibileImporto>')
+      .replace('<Imposta>2.20</Imposta>', '<Imposta>22.88</Imposta>');
+    for (const text of [xml, xml.replace(/>\s+</gu, '><')]) {
+      const { result, review } = await reviewed(text);
+      expect(result.fields['subtotal']?.value).toBe('104.00');
+      expect(result.fields['total']?.value).toBe('106.88');
+      expect(review.reasons).toEqual([]);
+    }
+  });
 });
