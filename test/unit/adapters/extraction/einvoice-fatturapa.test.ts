@@ -375,6 +375,48 @@ describe('FatturaPA uploaded as XML', () => {
   });
 });
 
+/** A simplified FatturaPA of this test (FatturaElettronicaSemplificata 1.0): a person sells, a company buys. */
+function semplificata(vat: [string, string]): string {
+  return `<?xml version="1.0" encoding="UTF-8"?><ns2:FatturaElettronicaSemplificata versione="FSM10" xmlns:ns2="http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.0"><FatturaElettronicaHeader><DatiTrasmissione><IdTrasmittente><IdPaese>IT</IdPaese><IdCodice>BNCLRA70A41F205X</IdCodice></IdTrasmittente><ProgressivoInvio>7</ProgressivoInvio><FormatoTrasmissione>FSM10</FormatoTrasmissione><CodiceDestinatario>0000000</CodiceDestinatario></DatiTrasmissione><CedentePrestatore><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>04567890123</IdCodice></IdFiscaleIVA><CodiceFiscale>BNCLRA70A41F205X</CodiceFiscale><Nome>Laura</Nome><Cognome>Bianchi</Cognome><Sede><Indirizzo>Via Po 5</Indirizzo><CAP>10123</CAP><Comune>Torino</Comune><Nazione>IT</Nazione></Sede><RegimeFiscale>RF01</RegimeFiscale></CedentePrestatore><CessionarioCommittente><IdentificativiFiscali><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>09876543210</IdCodice></IdFiscaleIVA></IdentificativiFiscali><AltriDatiIdentificativi><Denominazione>Bar Centrale SNC</Denominazione><Sede><Indirizzo>Piazza Castello 1</Indirizzo><CAP>10121</CAP><Comune>Torino</Comune><Nazione>IT</Nazione></Sede></AltriDatiIdentificativi></CessionarioCommittente></FatturaElettronicaHeader><FatturaElettronicaBody><DatiGenerali><DatiGeneraliDocumento><TipoDocumento>TD07</TipoDocumento><Divisa>EUR</Divisa><Data>2026-03-02</Data><Numero>S-12</Numero></DatiGeneraliDocumento></DatiGenerali><DatiBeniServizi><Descrizione>Consulenza marzo</Descrizione><Importo>122.00</Importo><DatiIVA>${vat[0]}</DatiIVA></DatiBeniServizi><DatiBeniServizi><Descrizione>Rimborso spese</Descrizione><Importo>10.40</Importo><DatiIVA>${vat[1]}</DatiIVA></DatiBeniServizi></FatturaElettronicaBody></ns2:FatturaElettronicaSemplificata>`;
+}
+
+describe('simplified FatturaPA (FatturaElettronicaSemplificata) uploaded as XML', () => {
+  it('reads the parties, the number and date, each line (description, amount with VAT), the total and the VAT', async () => {
+    const text = await read(semplificata(['<Imposta>22.00</Imposta>', '<Imposta>0.40</Imposta>']));
+    expect(text.einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
+    const { result, reviewed } = await extract(text);
+    expect(values(result)).toEqual({
+      invoice_number: 'S-12',
+      invoice_date: '2026-03-02',
+      due_date: null,
+      seller_name: 'Laura Bianchi',
+      buyer_name: 'Bar Centrale SNC',
+      seller_vat_id: 'IT04567890123',
+      buyer_vat_id: 'IT09876543210',
+      currency: 'EUR',
+      subtotal: null,
+      tax: '22.40',
+      total: '132.40',
+      iban: null,
+    });
+    expect(
+      result.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value]),
+    ).toEqual([
+      ['Consulenza marzo', null, null, '122.00'],
+      ['Rimborso spese', null, null, '10.40'],
+    ]);
+    expect(reviewed.review_reasons).toEqual([]);
+  });
+
+  it('a line whose VAT is given only as a rate states no tax amount: the tax is not given', async () => {
+    const { result } = await extract(
+      await read(semplificata(['<Imposta>22.00</Imposta>', '<Aliquota>4.00</Aliquota>'])),
+      ['tax', 'total'],
+    );
+    expect(values(result)).toEqual({ tax: null, total: '132.40' });
+  });
+});
+
 describe('sumDecimals', () => {
   it('adds plain decimals exactly, with the most decimals any has; null when one is not a plain decimal', () => {
     expect(sumDecimals(['900.00', '105.00', '50.00'])).toBe('1055.00');
