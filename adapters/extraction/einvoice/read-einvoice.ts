@@ -360,6 +360,20 @@ const sum = (nodes: Array<XmlNode | null>): XmlValue | null => {
       );
 };
 
+/** A FatturaPA's bodies, the first one and its DatiGeneraliDocumento, and the header's two parties. */
+function fpaParts(root: XmlNode) {
+  const header = first(root, 'FatturaElettronicaHeader');
+  const bodies = all(root, 'FatturaElettronicaBody');
+  const body = bodies[0] ?? null;
+  return {
+    bodies,
+    body,
+    doc: first(body, 'DatiGenerali', 'DatiGeneraliDocumento'),
+    seller: first(header, 'CedentePrestatore'),
+    buyer: first(header, 'CessionarioCommittente'),
+  };
+}
+
 /** A FatturaPA party's Denominazione, or Nome + Cognome (their parent `reg` is the evidence). */
 function fpaName(reg: XmlNode | null): XmlValue | null {
   const company = text(first(reg, 'Denominazione'));
@@ -393,12 +407,7 @@ function fpaVatId(holder: XmlNode | null): XmlValue | null {
  * first payment detail's that gives them.
  */
 function readFatturaPA(root: XmlNode): EInvoiceData {
-  const header = first(root, 'FatturaElettronicaHeader');
-  const bodies = all(root, 'FatturaElettronicaBody');
-  const body = bodies[0] ?? null;
-  const doc = first(body, 'DatiGenerali', 'DatiGeneraliDocumento');
-  const seller = first(header, 'CedentePrestatore');
-  const buyer = first(header, 'CessionarioCommittente');
+  const { bodies, body, doc, seller, buyer } = fpaParts(root);
   const name = (party: XmlNode | null) => fpaName(first(party, 'DatiAnagrafici', 'Anagrafica'));
   const vatId = (party: XmlNode | null) => fpaVatId(first(party, 'DatiAnagrafici'));
   const goods = first(body, 'DatiBeniServizi');
@@ -458,12 +467,7 @@ function readFatturaPA(root: XmlNode): EInvoiceData {
  * subtotal is stated. No payment data, quantities or unit prices exist in this format.
  */
 function readFatturaPASemplificata(root: XmlNode): EInvoiceData {
-  const header = first(root, 'FatturaElettronicaHeader');
-  const bodies = all(root, 'FatturaElettronicaBody');
-  const body = bodies[0] ?? null;
-  const doc = first(body, 'DatiGenerali', 'DatiGeneraliDocumento');
-  const seller = first(header, 'CedentePrestatore');
-  const buyer = first(header, 'CessionarioCommittente');
+  const { bodies, body, doc, seller, buyer } = fpaParts(root);
   const goods = all(body, 'DatiBeniServizi');
   const taxes = goods.map((g) => first(g, 'DatiIVA', 'Imposta'));
   const typeCode = first(doc, 'TipoDocumento')?.text.trim() ?? null;

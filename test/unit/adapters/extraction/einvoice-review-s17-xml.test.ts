@@ -38,19 +38,33 @@ function line(n: number, description: string, qty: string, price: string, total:
 }
 
 /** A delivery-note reference line (more digits and signs than letters) before the goods. */
+/** A party of the header: its VAT id and name. */
+const party = (role: string, vat: string, name: string) => `
+    <${role}>
+      <DatiAnagrafici>
+        <IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>${vat}</IdCodice></IdFiscaleIVA>
+        <Anagrafica><Denominazione>${name}</Denominazione></Anagrafica>
+      </DatiAnagrafici>
+    </${role}>`;
+
 const FATTURAPA = `<?xml version="1.0" encoding="UTF-8"?>
 <p:FatturaElettronica versione="FPR12" xmlns:p="${FPA_NS}">
-  <FatturaElettronicaHeader>
-    <CedentePrestatore><DatiAnagrafici><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>01234567897</IdCodice></IdFiscaleIVA>
-      <Anagrafica><Denominazione>Officina Ponte SRL</Denominazione></Anagrafica></DatiAnagrafici></CedentePrestatore>
-    <CessionarioCommittente><DatiAnagrafici><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>09876543217</IdCodice></IdFiscaleIVA>
-      <Anagrafica><Denominazione>Trasporti Valle SPA</Denominazione></Anagrafica></DatiAnagrafici></CessionarioCommittente>
+  <FatturaElettronicaHeader>${party('CedentePrestatore', '01234567897', 'Officina Ponte SRL')}${party(
+    'CessionarioCommittente',
+    '09876543217',
+    'Trasporti Valle SPA',
+  )}
   </FatturaElettronicaHeader>
   <FatturaElettronicaBody>
-    <DatiGenerali><DatiGeneraliDocumento>
-      <TipoDocumento>TD01</TipoDocumento><Divisa>EUR</Divisa><Data>2026-10-05</Data><Numero>78/2026</Numero>
+    <DatiGenerali>
+      <DatiGeneraliDocumento>
+      <TipoDocumento>TD01</TipoDocumento>
+      <Divisa>EUR</Divisa>
+      <Data>2026-10-05</Data>
+      <Numero>78/2026</Numero>
       <ImportoTotaleDocumento>12.20</ImportoTotaleDocumento>
-    </DatiGeneraliDocumento></DatiGenerali>
+      </DatiGeneraliDocumento>
+    </DatiGenerali>
     <DatiBeniServizi>
       ${line(1, 'Delivery Note &quot;DDT/00001&quot; of 07/08/2019', '0.00', '0.00', '0.00')}
       ${line(2, 'Ricambio', '1.00', '10.00', '10.00')}
