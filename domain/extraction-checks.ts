@@ -166,9 +166,12 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
   const subtotal = subtotalF ? num(subtotalF, result.fields[subtotalF]) : null;
   const tax = taxF ? num(taxF, result.fields[taxF]) : null;
 
-  const pages = new Map(document.pages.map((p) => [p.page, p]));
-  const lines = document.pages.flatMap((p) => p.text.split('\n'));
-  const vatRows = findVatRows(document);
+  // An uploaded e-invoice XML has no printed page: its text is markup, not lines a page check reads (a one-line XML is
+  // one "line" naming taxes and every amount). Its values are checked by what the XML states.
+  const printed: PositionedText = document.einvoice?.file === null ? { ...document, pages: [] } : document;
+  const pages = new Map(printed.pages.map((p) => [p.page, p]));
+  const lines = printed.pages.flatMap((p) => p.text.split('\n'));
+  const vatRows = findVatRows(printed);
   /** A value whose evidence is a sum of figures printed on its page ("19,25 + 37,62"; extraction-evidence.ts). */
   const pageSum = (v: ExtractedValue) => {
     const ev = v.evidence;
@@ -204,7 +207,8 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
       const own = findAmounts(l);
       return (own.length > 0 ? own : findAmounts(lines[i + 1] ?? '')).map((a) => Math.abs(Number(a.value)));
     })
-    .slice(0, 40);
+    .slice(0, 40)
+    .concat(xmlStatedCharges(document));
   // An e-invoice says how its lines become its subtotal (its allowances and charges) and its total its amount due.
   const xmlAdjusted = xmlDocumentAdjustment(document);
   /** A gap the page explains by a printed charge or deduction (shipping, discount…), two of them (a charge less a deduction), or all together. */
@@ -221,7 +225,7 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
     return charges.length > 2 && Math.abs(g - charges.reduce((a, b) => a + b, 0)) <= tol;
   };
   // Money as the document prints it: the amounts with a decimal part; how many decimals most of them have.
-  const money = document.pages
+  const money = printed.pages
     .flatMap((p) => findAmounts(p.text))
     .filter((a) => a.value.includes('.'))
     .map((a) => ({ value: Math.abs(Number(a.value)), decimals: a.value.split('.')[1]!.length }));
@@ -426,7 +430,9 @@ export function checkDocument(result: ExtractionResult, document: PositionedText
 
   // 7. The tax: named by the document, not more than the total, and the rate printed times its base.
   if (tax && tax.value !== 0 && !oneRateOnly) {
-    if (!document.pages.some((p) => TAX_WORD.test(p.text))) {
+    // An XML's tax total is a tax by its element (TaxTotal, Imposta): the markup need not be searched for a tax word.
+    const xmlTax = result.fields[tax.name]?.evidence?.source === 'xml';
+    if (!xmlTax && !printed.pages.some((p) => TAX_WORD.test(p.text))) {
       fail(`${tax.name} ${tax.text} is given, but the document names no tax (VAT, GST, sales tax…)`, [field(tax.name)]);
     } else if (total && total.value > 0 && tax.value > total.value + EPSILON) {
       fail(`${tax.name} ${tax.text} is more than ${total.name} ${total.text}`, [field(tax.name), field(total.name)]);
@@ -930,6 +936,8 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
       });
     }
     const d = val('description');
+    // A description read from an e-invoice's XML is its sender's text, not a reading that may be misread.
+    const fromXml = it.description?.evidence?.source === 'xml';
     if (d === null && val('amount') !== null) {
       out.push({
         reason: `line item ${i + 1}: no description was read for it; its row may be misread`,
@@ -939,6 +947,7 @@ export function checkTextFields(result: ExtractionResult, document: PositionedTe
     }
     if (
       d !== null &&
+      !fromXml &&
       (!/\p{L}{3}/u.test(d) || (d.match(/\p{L}/gu) ?? []).length < (d.match(/[^\p{L}\s]/gu) ?? []).length)
     ) {
       out.push({
@@ -1344,6 +1353,13 @@ const XML_PREPAID = /\/(?:[\w.-]+:)?(?:PrepaidAmount|TotalPrepaidAmount)$/u;
 /** Whether an allowance or charge element is a charge: UBL and CII `ChargeIndicator` true, FatturaPA `Tipo` MG. */
 const XML_CHARGE_FLAG = /\/(?:[\w.-]+:)?(?:ChargeIndicator(?:\/(?:[\w.-]+:)?Indicator)?|Tipo)$/u;
 
+/**
+ * FatturaPA's document-level amounts between its lines, its VAT summaries and its total: the withholding
+ * (DatiRitenuta), the welfare fund's contribution (DatiCassaPrevidenziale, part of the taxable amount) and the stamp
+ * duty (DatiBollo). Senders fold them into ImportoTotaleDocumento or leave them out, as printed charges are.
+ */
+const XML_STATED_CHARGE = /\/(?:[\w.-]+:)?(?:ImportoRitenuta|ImportoContributoCassa|ImportoBollo)$/u;
+
 const xmlNumber = (text: string) => (PLAIN_DECIMAL.test(text.trim()) ? Number(text.trim()) : null);
 
 /**
@@ -1379,6 +1395,14 @@ function xmlDocumentAdjustment(document: PositionedText): { lines: number; due: 
     );
   }
   return { lines, due: sum(XML_ROUNDING) - sum(XML_PREPAID) };
+}
+
+/** The e-invoice's stated document-level charges and deductions (XML_STATED_CHARGE), as sizes; none for a page. */
+function xmlStatedCharges(document: PositionedText): number[] {
+  return (document.einvoice?.elements ?? []).flatMap((e) => {
+    const x = !XML_LINE.test(e.path) && XML_STATED_CHARGE.test(e.path) ? xmlNumber(e.text) : null;
+    return x === null ? [] : [Math.abs(x)];
+  });
 }
 
 /**

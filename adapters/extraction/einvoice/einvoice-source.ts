@@ -20,8 +20,9 @@ import { decodeXml, leafTexts, MAX_XML_BYTES, parseXml, XmlRefused, type XmlNode
  *   Factur-X attach them), read with pdf-lib: `factur-x.xml`, `zugferd-invoice.xml`, `ZUGFeRD-invoice.xml` (1.0),
  *   `xrechnung.xml` first, then any other `.xml` attachment; the first that is a CII or UBL invoice is taken;
  * - an uploaded text source that is such an invoice itself (its root element `rsm:CrossIndustryInvoice`,
- *   ZUGFeRD 1.0's `rsm:CrossIndustryDocument`, UBL `Invoice` or `CreditNote`, FatturaPA `p:FatturaElettronica`; a
- *   signed FatturaPA, `.xml.p7m`, is a CMS envelope, not XML, and stays unread).
+ *   ZUGFeRD 1.0's `rsm:CrossIndustryDocument`, UBL `Invoice` or `CreditNote`, FatturaPA `p:FatturaElettronica` or its
+ *   simplified `FatturaElettronicaSemplificata`; a signed FatturaPA, `.xml.p7m`, is a CMS envelope, not XML, and stays
+ *   unread).
  * The XML is parsed safely (xml-tree.ts: no DOCTYPE or entities, at most MAX_XML_BYTES); an attachment is inflated
  * with a cap on its output, so a compressed bomb is refused without being expanded.
  */

@@ -5,15 +5,15 @@ import { all, first, joinedText, type XmlNode } from './xml-tree.js';
 
 /**
  * The values of a structured invoice (issue 29; docs/processing.md "E-invoices"), read from its XML as it is: UN/CEFACT
- * Cross Industry Invoice (Factur-X, ZUGFeRD 2.x, XRechnung CII: `rsm:CrossIndustryInvoice`), ZUGFeRD 1.0's older
- * Cross Industry Document (`urn:ferd:CrossIndustryDocument:invoice:1p0`), and OASIS UBL 2.x `Invoice` and
- * `CreditNote` (XRechnung UBL, Peppol BIS), and the Italian FatturaPA (`FatturaElettronica` 1.x, SdI). Elements are
- * found by their local names under the root (the two CII generations name their aggregates differently: both are
- * tried); the root's namespace decides the syntax.
+ * Cross Industry Invoice (Factur-X, ZUGFeRD 2.x, XRechnung CII: `rsm:CrossIndustryInvoice`), ZUGFeRD 1.0's older Cross
+ * Industry Document (`urn:ferd:CrossIndustryDocument:invoice:1p0`), and OASIS UBL 2.x `Invoice` and `CreditNote`
+ * (XRechnung UBL, Peppol BIS), and the Italian FatturaPA (`FatturaElettronica` 1.x, SdI, and the simplified
+ * `FatturaElettronicaSemplificata` 1.0). Elements are found by their local names under the root (the two CII
+ * generations name their aggregates differently: both are tried); the root's namespace decides the syntax.
  *
- * Every value keeps the element it came from (its path and text are the evidence). Values are normalised as the
- * other engines give them: dates `YYYY-MM-DD`, amounts and quantities as the XML writes them (plain decimals, a
- * leading `+` dropped), currencies ISO 4217 codes, VAT ids and IBANs compact, text with its whitespace made single.
+ * Every value keeps the element it came from (its path and text are the evidence). Values are normalised as the other
+ * engines give them: dates `YYYY-MM-DD`, amounts and quantities as the XML writes them (plain decimals, a leading `+`
+ * dropped), currencies ISO 4217 codes, VAT ids and IBANs compact, text with its whitespace made single.
  */
 
 export const CII_NAMESPACES = [
@@ -25,9 +25,13 @@ export const UBL_NAMESPACES = [
   'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
   'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
 ] as const;
-/** FatturaPA 1.2.x (Agenzia delle Entrate) and the earlier versions' namespace (fatturapa.gov.it, 1.0 and 1.1). */
+/**
+ * FatturaPA 1.2.x (Agenzia delle Entrate), and the earlier versions' namespaces on fatturapa.gov.it: 1.0 and 1.1's own
+ * schema declares `http://www.fatturapa.gov.it/sdi/fatturapa/v1.x` (senders of those years wrote it so); the
+ * `sv/sdi/fatture` spelling is kept as it was accepted before.
+ */
 export const FATTURAPA_NAMESPACE =
-  /^http:\/\/(?:ivaservizi\.agenziaentrate\.gov\.it\/docs\/xsd|www\.fatturapa\.gov\.it\/sv\/sdi)\/fatture\/v1\.\d$/u;
+  /^http:\/\/(?:(?:ivaservizi\.agenziaentrate\.gov\.it\/docs\/xsd|www\.fatturapa\.gov\.it\/sv\/sdi)\/fatture|www\.fatturapa\.gov\.it\/sdi\/fatturapa)\/v1\.\d$/u;
 /** The root elements' local names of the invoices this reader knows (any namespace; syntaxOf checks it). */
 export const EINVOICE_ROOTS = [
   'CrossIndustryInvoice',
@@ -35,15 +39,17 @@ export const EINVOICE_ROOTS = [
   'Invoice',
   'CreditNote',
   'FatturaElettronica',
+  'FatturaElettronicaSemplificata',
 ] as const;
 /**
  * Per syntax, the elements whose value is made of their children's, listed with their joined text for the evidence
- * check (xml-tree.ts leafTexts): a FatturaPA's VAT id (IdPaese + IdCodice) and a person's name (Nome + Cognome).
+ * check (xml-tree.ts leafTexts): a FatturaPA's VAT id (IdPaese + IdCodice) and a person's name (Nome + Cognome; in
+ * the simplified FatturaPA they are the party's own children, CedentePrestatore or AltriDatiIdentificativi).
  */
 export const COMPOSITE_ELEMENTS: Record<EInvoiceSyntax, ReadonlySet<string>> = {
   cii: new Set(),
   ubl: new Set(),
-  fatturapa: new Set(['IdFiscaleIVA', 'Anagrafica']),
+  fatturapa: new Set(['IdFiscaleIVA', 'Anagrafica', 'CedentePrestatore', 'AltriDatiIdentificativi']),
 };
 
 /** The syntax of a root element, or null when it is no invoice this reader knows. */
@@ -58,7 +64,11 @@ export function syntaxOf(root: XmlNode): EInvoiceSyntax | null {
     (UBL_NAMESPACES as readonly string[]).includes(root.uri)
   )
     return 'ubl';
-  if (root.local === 'FatturaElettronica' && FATTURAPA_NAMESPACE.test(root.uri)) return 'fatturapa';
+  if (
+    (root.local === 'FatturaElettronica' || root.local === 'FatturaElettronicaSemplificata') &&
+    FATTURAPA_NAMESPACE.test(root.uri)
+  )
+    return 'fatturapa';
   return null;
 }
 
@@ -158,7 +168,8 @@ export function readEInvoice(root: XmlNode): EInvoiceData {
   const syntax = syntaxOf(root);
   if (syntax === 'cii') return readCii(root);
   if (syntax === 'ubl') return readUbl(root);
-  if (syntax === 'fatturapa') return readFatturaPA(root);
+  if (syntax === 'fatturapa')
+    return root.local === 'FatturaElettronicaSemplificata' ? readFatturaPASemplificata(root) : readFatturaPA(root);
   throw new Error(`${root.name} is not an invoice this reader knows`);
 }
 
@@ -349,6 +360,45 @@ const sum = (nodes: Array<XmlNode | null>): XmlValue | null => {
       );
 };
 
+/** A FatturaPA's bodies, the first one and its DatiGeneraliDocumento, and the header's two parties. */
+function fpaParts(root: XmlNode) {
+  const header = first(root, 'FatturaElettronicaHeader');
+  const bodies = all(root, 'FatturaElettronicaBody');
+  const body = bodies[0] ?? null;
+  return {
+    bodies,
+    body,
+    doc: first(body, 'DatiGenerali', 'DatiGeneraliDocumento'),
+    seller: first(header, 'CedentePrestatore'),
+    buyer: first(header, 'CessionarioCommittente'),
+  };
+}
+
+/** A FatturaPA party's Denominazione, or Nome + Cognome (their parent `reg` is the evidence). */
+function fpaName(reg: XmlNode | null): XmlValue | null {
+  const company = text(first(reg, 'Denominazione'));
+  if (company || !reg) return company;
+  const person = [first(reg, 'Nome'), first(reg, 'Cognome')]
+    .map((n) => text(n)?.value)
+    .filter(Boolean)
+    .join(' ');
+  return person ? made(person, reg.path, joinedText(reg), reg) : null;
+}
+
+/**
+ * The IdFiscaleIVA under `holder` as IdPaese + IdCodice (the IdFiscaleIVA is the evidence); an IdCodice that already
+ * starts with its IdPaese ("BE" and "BE0477472701", as some senders write a foreign party's) is not given the country
+ * twice.
+ */
+function fpaVatId(holder: XmlNode | null): XmlValue | null {
+  const id = first(holder, 'IdFiscaleIVA');
+  const country = compact(first(id, 'IdPaese'));
+  const number = compact(first(id, 'IdCodice'));
+  if (!id || !country || !number) return null;
+  const prefixed = number.value.toUpperCase().startsWith(country.value.toUpperCase());
+  return made(prefixed ? number.value : `${country.value}${number.value}`, id.path, joinedText(id), id);
+}
+
 /**
  * FatturaPA (FatturaElettronica 1.x): the parties are the header's (CedentePrestatore, CessionarioCommittente), the
  * invoice is the first FatturaElettronicaBody (a file may hold several: `invoices` says how many). The total is
@@ -357,35 +407,9 @@ const sum = (nodes: Array<XmlNode | null>): XmlValue | null => {
  * first payment detail's that gives them.
  */
 function readFatturaPA(root: XmlNode): EInvoiceData {
-  const header = first(root, 'FatturaElettronicaHeader');
-  const bodies = all(root, 'FatturaElettronicaBody');
-  const body = bodies[0] ?? null;
-  const doc = first(body, 'DatiGenerali', 'DatiGeneraliDocumento');
-  const seller = first(header, 'CedentePrestatore');
-  const buyer = first(header, 'CessionarioCommittente');
-  /** Denominazione, or Nome + Cognome (their parent Anagrafica is the evidence). */
-  const name = (party: XmlNode | null): XmlValue | null => {
-    const reg = first(party, 'DatiAnagrafici', 'Anagrafica');
-    const company = text(first(reg, 'Denominazione'));
-    if (company || !reg) return company;
-    const person = [first(reg, 'Nome'), first(reg, 'Cognome')]
-      .map((n) => text(n)?.value)
-      .filter(Boolean)
-      .join(' ');
-    return person ? made(person, reg.path, joinedText(reg), reg) : null;
-  };
-  /**
-   * IdPaese + IdCodice (their parent IdFiscaleIVA is the evidence); an IdCodice that already starts with its IdPaese
-   * ("BE" and "BE0477472701", as some senders write a foreign party's) is not given the country twice.
-   */
-  const vatId = (party: XmlNode | null): XmlValue | null => {
-    const id = first(party, 'DatiAnagrafici', 'IdFiscaleIVA');
-    const country = compact(first(id, 'IdPaese'));
-    const number = compact(first(id, 'IdCodice'));
-    if (!id || !country || !number) return null;
-    const prefixed = number.value.toUpperCase().startsWith(country.value.toUpperCase());
-    return made(prefixed ? number.value : `${country.value}${number.value}`, id.path, joinedText(id), id);
-  };
+  const { bodies, body, doc, seller, buyer } = fpaParts(root);
+  const name = (party: XmlNode | null) => fpaName(first(party, 'DatiAnagrafici', 'Anagrafica'));
+  const vatId = (party: XmlNode | null) => fpaVatId(first(party, 'DatiAnagrafici'));
   const goods = first(body, 'DatiBeniServizi');
   const summaries = all(goods, 'DatiRiepilogo');
   const payments = all(body, 'DatiPagamento', 'DettaglioPagamento');
@@ -430,6 +454,60 @@ function readFatturaPA(root: XmlNode): EInvoiceData {
       unit_price: decimal(first(line, 'PrezzoUnitario')),
       price_basis: null,
       amount: decimal(first(line, 'PrezzoTotale')),
+    })),
+  };
+}
+
+/**
+ * The simplified FatturaPA (FatturaElettronicaSemplificata 1.0, FSM10: invoices up to a small amount, TD07-TD09): the
+ * seller's name and VAT id are CedentePrestatore's own children, the buyer's under IdentificativiFiscali and
+ * AltriDatiIdentificativi; each DatiBeniServizi is a line of a description and an amount that includes its VAT
+ * (Importo), the VAT given as an amount (DatiIVA/Imposta) or only as a rate (DatiIVA/Aliquota). The total is the sum of
+ * the amounts; the tax the sum of the VAT amounts when every line states one (a rate alone states no amount); no
+ * subtotal is stated. No payment data, quantities or unit prices exist in this format.
+ */
+function readFatturaPASemplificata(root: XmlNode): EInvoiceData {
+  const { bodies, body, doc, seller, buyer } = fpaParts(root);
+  const goods = all(body, 'DatiBeniServizi');
+  const taxes = goods.map((g) => first(g, 'DatiIVA', 'Imposta'));
+  const typeCode = first(doc, 'TipoDocumento')?.text.trim() ?? null;
+  return {
+    syntax: 'fatturapa',
+    invoices: bodies.length,
+    type_code: typeCode,
+    // TD08 nota di credito semplificata.
+    credit_note: typeCode === 'TD08',
+    number: text(first(doc, 'Numero')),
+    issue_date: date(first(doc, 'Data')),
+    due_date: null,
+    currency: code(first(doc, 'Divisa')),
+    seller_name: fpaName(seller),
+    seller_vat_id: fpaVatId(seller),
+    seller_tax_number: compact(first(seller, 'CodiceFiscale')),
+    seller_email: null,
+    buyer_name: fpaName(first(buyer, 'AltriDatiIdentificativi')),
+    buyer_vat_id: fpaVatId(first(buyer, 'IdentificativiFiscali')),
+    buyer_tax_number: compact(first(buyer, 'IdentificativiFiscali', 'CodiceFiscale')),
+    buyer_email: null,
+    order_reference: null,
+    iban: null,
+    line_total: null,
+    net_total: null,
+    tax_total: goods.length > 0 && taxes.every((t) => t !== null) ? sum(taxes) : null,
+    grand_total: goods.length > 0 ? sum(goods.map((g) => first(g, 'Importo'))) : null,
+    due_payable: null,
+    taxes: goods.map((g, i) => ({
+      rate: decimal(first(g, 'DatiIVA', 'Aliquota')),
+      base: null,
+      amount: decimal(taxes[i] ?? null),
+      category: first(g, 'Natura')?.text.trim() ?? null,
+    })),
+    lines: goods.map((g): EInvoiceLine => ({
+      description: text(first(g, 'Descrizione')),
+      quantity: null,
+      unit_price: null,
+      price_basis: null,
+      amount: decimal(first(g, 'Importo')),
     })),
   };
 }

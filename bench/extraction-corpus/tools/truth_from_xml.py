@@ -3,8 +3,8 @@
 Usage: python truth_from_xml.py INVOICE.(xml|pdf) [--member NAME]
 
 Reads CII (ZUGFeRD 1.0 CrossIndustryDocument, Factur-X / ZUGFeRD 2.x CrossIndustryInvoice), UBL 2.1 (Invoice,
-CreditNote) and FatturaPA (FatturaElettronica 1.2: the header's parties and the first body; subtotal and tax are the
-sums over its DatiRiepilogo), matching elements by local name so the namespace versions do not matter. For a PDF the embedded XML is
+CreditNote), FatturaPA (FatturaElettronica 1.2: the header's parties and the first body; subtotal and tax are the
+sums over its DatiRiepilogo) and the simplified FatturaPA (FatturaElettronicaSemplificata 1.0), matching elements by local name so the namespace versions do not matter. For a PDF the embedded XML is
 taken with poppler's `pdfdetach`; for a UBL invoice carrying its PDF (AdditionalDocumentReference), `--pdf OUT`
 writes that PDF out. Prints the truth JSON (canonical fields and line items, normalised: dates YYYY-MM-DD, amounts
 as plain decimals, VAT ids and IBANs without spaces) on stdout. Standard library only.
@@ -251,6 +251,43 @@ def from_fatturapa(root):
     }
 
 
+def from_fatturapa_simplified(root):
+    """Simplified FatturaPA (FatturaElettronicaSemplificata 1.0): the parties' names and VAT ids stand in the party
+    itself (seller) or under IdentificativiFiscali / AltriDatiIdentificativi (buyer); each DatiBeniServizi is a line of
+    a description and an amount with VAT (Importo). The total is the sum of the amounts; the tax the sum of the VAT
+    amounts (DatiIVA/Imposta) when every line gives one (a rate alone states none); no subtotal, payment data,
+    quantities or unit prices exist in the format."""
+    header = first(root, "FatturaElettronicaHeader")
+    body = first(root, "FatturaElettronicaBody")
+    general = first(body, "DatiGenerali", "DatiGeneraliDocumento")
+
+    def name(el):
+        return text(el, "Denominazione") or " ".join(x for x in (text(el, "Nome"), text(el, "Cognome")) if x) or None
+
+    def vat(el):
+        v = first(el, "IdFiscaleIVA")
+        if v is None:
+            return None
+        country, code = text(v, "IdPaese"), text(v, "IdCodice")
+        return compact(code if code.upper().startswith(country.upper()) else f"{country}{code}")
+
+    seller = first(header, "CedentePrestatore")
+    buyer = first(header, "CessionarioCommittente")
+    goods = kids(body, "DatiBeniServizi")
+    total = sum((Decimal(text(g, "Importo")) for g in goods), Decimal(0)) if goods else None
+    taxes = [text(g, "DatiIVA", "Imposta") for g in goods]
+    tax = sum((Decimal(t) for t in taxes), Decimal(0)) if goods and all(taxes) else None
+    values = (text(general, "Numero"), day(text(general, "Data")), None, name(seller), name(first(buyer, "AltriDatiIdentificativi")),
+              vat(seller), vat(first(buyer, "IdentificativiFiscali")), text(general, "Divisa"), None,
+              amount(str(tax)) if tax is not None else None, amount(str(total)) if total is not None else None, None)
+    return {
+        "fields": dict(zip(CANONICAL_FIELDS, values)),
+        "items": [line_item(text(g, "Descrizione"), None, None, text(g, "Importo")) for g in goods],
+        "document_type": text(general, "TipoDocumento"),
+        "bodies": len(kids(root, "FatturaElettronicaBody")),
+    }
+
+
 def xml_attachment(path):
     """The number of the PDF's first embedded file named *.xml (a Factur-X PDF may carry other files first)."""
     listing = subprocess.run(["pdfdetach", "-list", path], check=True, capture_output=True, text=True).stdout
@@ -272,7 +309,8 @@ def main(argv):
     else:
         root = ET.parse(path).getroot()
     kind = local(root.tag)
-    truth = from_ubl(root) if kind in ("Invoice", "CreditNote") else from_fatturapa(root) if kind == "FatturaElettronica" else from_cii(root)
+    truth = (from_ubl(root) if kind in ("Invoice", "CreditNote") else from_fatturapa(root) if kind == "FatturaElettronica"
+             else from_fatturapa_simplified(root) if kind == "FatturaElettronicaSemplificata" else from_cii(root))
     if pdf_out and not embedded_pdf(root, pdf_out):
         sys.exit("no embedded PDF")
     json.dump(truth, sys.stdout, ensure_ascii=False, indent=2)

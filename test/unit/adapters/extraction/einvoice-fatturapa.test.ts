@@ -14,6 +14,9 @@ import { sourceReader } from '../../../helpers/source-reader.js';
  */
 const NS_12 = 'http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2';
 const NS_11 = 'http://www.fatturapa.gov.it/sv/sdi/fatture/v1.1';
+/** The target namespace of FatturaPA 1.0 and 1.1's own schema (odoo's l10n_it_fatturapa_in 11.0 test X11111 uses 1.1). */
+const NS_11_SCHEMA = 'http://www.fatturapa.gov.it/sdi/fatturapa/v1.1';
+const NS_10_SCHEMA = 'http://www.fatturapa.gov.it/sdi/fatturapa/v1.0';
 
 interface Body {
   number: string;
@@ -188,6 +191,11 @@ describe('FatturaPA uploaded as XML', () => {
   it('is recognised as an e-invoice (FatturaElettronica 1.2 and the older fatturapa.gov.it namespace)', async () => {
     expect((await read(fatturapa())).einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
     expect((await read(fatturapa({ ns: NS_11 }))).einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
+    for (const ns of [NS_11_SCHEMA, NS_10_SCHEMA]) {
+      expect((await read(fatturapa({ ns }))).einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
+      const { result } = await extract(await read(fatturapa({ ns })), ['invoice_number', 'seller_name']);
+      expect(values(result)).toEqual({ invoice_number: 'FT-2026/118', seller_name: 'Officina Rossi S.r.l.' });
+    }
     // A FatturaElettronica element of another vocabulary stays text.
     expect(
       (
@@ -364,6 +372,48 @@ describe('FatturaPA uploaded as XML', () => {
     expect(checkEvidence(named, text).review_reasons[0]).toMatch(
       /^invoice_date: the value "2026-04-20" is not the sum of the XML elements/u,
     );
+  });
+});
+
+/** A simplified FatturaPA of this test (FatturaElettronicaSemplificata 1.0): a person sells, a company buys. */
+function semplificata(vat: [string, string]): string {
+  return `<?xml version="1.0" encoding="UTF-8"?><ns2:FatturaElettronicaSemplificata versione="FSM10" xmlns:ns2="http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.0"><FatturaElettronicaHeader><DatiTrasmissione><IdTrasmittente><IdPaese>IT</IdPaese><IdCodice>BNCLRA70A41F205X</IdCodice></IdTrasmittente><ProgressivoInvio>7</ProgressivoInvio><FormatoTrasmissione>FSM10</FormatoTrasmissione><CodiceDestinatario>0000000</CodiceDestinatario></DatiTrasmissione><CedentePrestatore><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>04567890123</IdCodice></IdFiscaleIVA><CodiceFiscale>BNCLRA70A41F205X</CodiceFiscale><Nome>Laura</Nome><Cognome>Bianchi</Cognome><Sede><Indirizzo>Via Po 5</Indirizzo><CAP>10123</CAP><Comune>Torino</Comune><Nazione>IT</Nazione></Sede><RegimeFiscale>RF01</RegimeFiscale></CedentePrestatore><CessionarioCommittente><IdentificativiFiscali><IdFiscaleIVA><IdPaese>IT</IdPaese><IdCodice>09876543210</IdCodice></IdFiscaleIVA></IdentificativiFiscali><AltriDatiIdentificativi><Denominazione>Bar Centrale SNC</Denominazione><Sede><Indirizzo>Piazza Castello 1</Indirizzo><CAP>10121</CAP><Comune>Torino</Comune><Nazione>IT</Nazione></Sede></AltriDatiIdentificativi></CessionarioCommittente></FatturaElettronicaHeader><FatturaElettronicaBody><DatiGenerali><DatiGeneraliDocumento><TipoDocumento>TD07</TipoDocumento><Divisa>EUR</Divisa><Data>2026-03-02</Data><Numero>S-12</Numero></DatiGeneraliDocumento></DatiGenerali><DatiBeniServizi><Descrizione>Consulenza marzo</Descrizione><Importo>122.00</Importo><DatiIVA>${vat[0]}</DatiIVA></DatiBeniServizi><DatiBeniServizi><Descrizione>Rimborso spese</Descrizione><Importo>10.40</Importo><DatiIVA>${vat[1]}</DatiIVA></DatiBeniServizi></FatturaElettronicaBody></ns2:FatturaElettronicaSemplificata>`;
+}
+
+describe('simplified FatturaPA (FatturaElettronicaSemplificata) uploaded as XML', () => {
+  it('reads the parties, the number and date, each line (description, amount with VAT), the total and the VAT', async () => {
+    const text = await read(semplificata(['<Imposta>22.00</Imposta>', '<Imposta>0.40</Imposta>']));
+    expect(text.einvoice).toMatchObject({ file: null, syntax: 'fatturapa' });
+    const { result, reviewed } = await extract(text);
+    expect(values(result)).toEqual({
+      invoice_number: 'S-12',
+      invoice_date: '2026-03-02',
+      due_date: null,
+      seller_name: 'Laura Bianchi',
+      buyer_name: 'Bar Centrale SNC',
+      seller_vat_id: 'IT04567890123',
+      buyer_vat_id: 'IT09876543210',
+      currency: 'EUR',
+      subtotal: null,
+      tax: '22.40',
+      total: '132.40',
+      iban: null,
+    });
+    expect(
+      result.items.map((i) => [i.description.value, i.quantity.value, i.unit_price.value, i.amount.value]),
+    ).toEqual([
+      ['Consulenza marzo', null, null, '122.00'],
+      ['Rimborso spese', null, null, '10.40'],
+    ]);
+    expect(reviewed.review_reasons).toEqual([]);
+  });
+
+  it('a line whose VAT is given only as a rate states no tax amount: the tax is not given', async () => {
+    const { result } = await extract(
+      await read(semplificata(['<Imposta>22.00</Imposta>', '<Aliquota>4.00</Aliquota>'])),
+      ['tax', 'total'],
+    );
+    expect(values(result)).toEqual({ tax: null, total: '132.40' });
   });
 });
 
