@@ -5,9 +5,8 @@ import type { Logger } from '../adapters/logging/logger.js';
 import type { Config } from '../config/schema.js';
 import type { AppState } from './http/context.js';
 import { errorMiddleware } from './http/errors.js';
-import { requestIdMiddleware } from './http/request-id.js';
-import { requestLogMiddleware } from './http/request-log.js';
-import { metricsEndpoint, metricsMiddleware } from './http/metrics.js';
+import { requestEnvelope } from './http/request-envelope.js';
+import { metricsEndpoint } from './http/metrics.js';
 import { createMetrics, type PlatformMetrics } from '../adapters/metrics/metrics.js';
 import { metricsGaugeSource } from '../db/repositories/metrics-gauges.repo.js';
 import { installSharedCounters, perIp, rateLimit } from './http/rate-limit.js';
@@ -113,12 +112,10 @@ function appWithMiddleware(deps: AppDeps): { app: Koa<AppState>; metrics: Platfo
   app.silent = true; // errors are rendered and logged by errorMiddleware
   // One set of rate-limit reservations per app (an API process), shared by all its limiters.
   installSharedCounters(app, createSharedCounters(deps.db, { reserveMax: deps.config.rateLimits.reserveMax }));
-  app.use(requestIdMiddleware());
-  app.use(requestLogMiddleware(deps.logger));
   const metrics = deps.metrics ?? createMetrics();
   // The queue depth and the webhook backlog are read from PostgreSQL when this API is scraped (one place is enough).
   metrics.attachDatabaseGauges(metricsGaugeSource(deps.db));
-  app.use(metricsMiddleware(metrics));
+  app.use(requestEnvelope({ logger: deps.logger, metrics })); // request id, then its metrics and log line once answered
   app.use(errorMiddleware(deps.logger));
   // GET /metrics here only behind METRICS_TOKEN (without it the path is not served here: no middleware at all).
   if (deps.config.metrics.token !== undefined) app.use(metricsEndpoint(metrics, deps.config.metrics.token));

@@ -1,16 +1,17 @@
 import type { Middleware } from 'koa';
 import type { PlatformMetrics } from '../../adapters/metrics/metrics.js';
 import { bearerMatches } from '../../adapters/metrics/server.js';
-import type { AppState } from './context.js';
+import type { AppContext, AppState } from './context.js';
 import { nameRequestSpan } from '../../adapters/tracing/tracing.js';
 
 /**
  * Counts every request once it is answered (after the error middleware rendered it, so the status is final): by
  * interface, the route template the router matched (`/v1/jobs/:id`; `unmatched` when none did, never the raw path),
- * method and status, with its duration (and names the request's trace span by that template); and a paid /x402 call's outcome, which the payment middleware leaves in
- * `ctx.state.x402Outcome`.
+ * method and status, with its duration (and names the request's trace span by that template); and a paid /x402 call's
+ * outcome, which the payment middleware leaves in `ctx.state.x402Outcome`. Called by api/http/request-envelope.ts
+ * with the seconds the request took.
  */
-export function metricsMiddleware(metrics: PlatformMetrics): Middleware<AppState> {
+export function requestMetrics(metrics: PlatformMetrics): (ctx: AppContext, seconds: number) => void {
   // The request counter and the duration histogram of each label set, looked up once (prom-client hashes and checks a
   // labels object on every call otherwise). Label sets are bounded: the route templates, methods and statuses served.
   const series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
@@ -31,19 +32,14 @@ export function metricsMiddleware(metrics: PlatformMetrics): Middleware<AppState
     if (!found) payments.set(key, (found = metrics.x402Payments.labels({ route, outcome })));
     return found;
   };
-  return async (ctx, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
-      const route = typeof matched === 'string' ? matched : (ctx.state.route ?? 'unmatched');
-      nameRequestSpan(ctx.method, route);
-      const { requests, duration } = seriesOf(ctx.state.iface ?? 'root', route, ctx.method, ctx.status);
-      requests.inc();
-      duration.observe((performance.now() - started) / 1000);
-      if (ctx.state.x402Outcome) paymentsOf(route, ctx.state.x402Outcome).inc();
-    }
+  return (ctx, seconds) => {
+    const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
+    const route = typeof matched === 'string' ? matched : (ctx.state.route ?? 'unmatched');
+    nameRequestSpan(ctx.method, route);
+    const { requests, duration } = seriesOf(ctx.state.iface ?? 'root', route, ctx.method, ctx.status);
+    requests.inc();
+    duration.observe(seconds);
+    if (ctx.state.x402Outcome) paymentsOf(route, ctx.state.x402Outcome).inc();
   };
 }
 
