@@ -196,7 +196,7 @@ export function stackedHeader(
   let unnamed = 0;
   for (const st of stacks) {
     const ordered = [...st].sort((a, b) => a.n - b.n || a.w.box.x0 - b.w.box.x0);
-    const text = ordered.map((o) => o.w.text).join(' ');
+    const text = stackText(ordered);
     const term = stackTerm(text);
     if (!term) {
       unnamed++;
@@ -224,6 +224,27 @@ export function stackedHeader(
   const alone = headerColumns(line);
   if (alone && alone.filter((c) => c.col !== 'other').length >= real.length) return null;
   return { cols, first: above ? i - 1 : i, last: below ? i + 1 : i };
+}
+
+/** A word that is one of the header names by itself ("Descuento"). */
+const isHeaderWord = (word: string) =>
+  HEADER_TERMS.some(({ re }) => {
+    const m = new RegExp(re.source, 'iu').exec(word);
+    return m !== null && m.index === 0 && m[0].length === word.length;
+  });
+
+/**
+ * A stack's words as one name, line after line. A word a narrow cell broke over two lines with no hyphen ("Descuen" /
+ * "to total") is joined again when the two halves make a header name ("Descuento total"); else words are spaced.
+ */
+function stackText(ordered: readonly { w: { text: string }; n: number }[]): string {
+  let text = '';
+  ordered.forEach((o, k) => {
+    const prev = ordered[k - 1];
+    const broken = prev !== undefined && prev.n < o.n && isHeaderWord(prev.w.text + o.w.text);
+    text += k === 0 ? o.w.text : broken ? o.w.text : ` ${o.w.text}`;
+  });
+  return text;
 }
 
 /**
