@@ -547,8 +547,10 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
             continue;
           }
           // A description line: continues the item above when close to it, else starts the next item's description.
-          // In a table whose first item had its description above its numbers (receipts), it always starts the next.
-          if (last && !above && (!boxes || y - last.y <= 1.6 * rh)) {
+          // In a table whose first item had its description above its numbers (receipts), it starts the next, unless
+          // it stands less than a row's height under the item's last line: a description on two lines centred on its
+          // row of numbers, one half a line above it and one half a line below (lines of their own stand a row apart).
+          if (last && (above ? boxes && y - last.y < 0.85 * rh : !boxes || y - last.y <= 1.6 * rh)) {
             last.desc.push(desc);
             last.y = y;
           } else {

@@ -87,3 +87,31 @@ describe('session 17: a web shop table with a stacked header broken inside a wor
     ]);
   });
 });
+
+/** A row of numbers with a description line 7.3 pt above it and one 7.3 pt below it (a cell centred on its row). */
+const sandwiched = (above: string, row: [number, Cell[]], below: string): [number, Cell[]][] => [
+  [row[0] - 7.3, [[37, above]]],
+  row,
+  [row[0] + 7.3, [[37, below]]],
+];
+
+describe('session 17: descriptions on two lines around their row of numbers', () => {
+  it("keeps each description's second line, printed under its numbers, with its own item", () => {
+    const doc = documentOf(
+      pageOf([
+        ...SHOP_HEADER,
+        ...sandwiched('Saco de dormir ligero 5°C', shopRow(412.0, '3301457', '24.79', '5.20', '29.99'), 'Con funda'),
+        ...sandwiched(
+          'Linterna frontal recargable',
+          shopRow(449.5, '8820016', '16.52', '3.47', '19.99'),
+          '300 lúmenes - USB',
+        ),
+        [500, [[440, 'Base Imponible'], at(620, '41.31 €')]],
+      ]),
+    );
+    expect(items(doc)).toEqual([
+      ['Saco de dormir ligero 5°C Con funda', '1', '24.79', '29.99'],
+      ['Linterna frontal recargable 300 lúmenes - USB', '1', '16.52', '19.99'],
+    ]);
+  });
+});
