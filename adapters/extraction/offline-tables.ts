@@ -464,6 +464,8 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       let pendingY: number[] = [];
       let above = false;
       let prevY = boxes ? midY(lines[lastHeader]!.words[0]!.box) : 0;
+      /** The y of each item's row of numbers in this table. */
+      const rowYs: number[] = [];
       const slot = boxes ? unnamedPriceSlot(lines.slice(first, lastHeader + 1), cols) : null;
       let j = lastHeader + 1;
       for (; j < lines.length; j++) {
@@ -471,7 +473,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (headerColumns(line) || (boxes && stackedHeader(lines, j, lh))) break;
         const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
         // A header row often stands further from its first row (its cell padding, a rule) than the rows from each other.
-        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * rh) break;
+        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * rh && !atPitch(rowYs, y, rh)) break;
         const row = splitTimes(page, boxes ? rowByPosition(line, cols, lh) : rowByTokens(line, cols));
         let q = numberCell(page, row.quantity, mark);
         let u = numberCell(page, row.unit_price, mark);
@@ -600,6 +602,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
           return { items, warnings, tableLines, flags };
         }
         drafts.push(last);
+        rowYs.push(y);
         prevY = y;
       }
       finish();
@@ -687,6 +690,18 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
     }
     return it;
   }
+}
+
+/**
+ * A line within the pitch of the table's last two rows of numbers below the last one, when that pitch is wider than
+ * the three row heights that otherwise end a table: the rows of a spacious table (descriptions on two lines around
+ * their numbers, 3.8 row heights from row to row) go on at their pitch after a one-line item's white space.
+ */
+function atPitch(rowYs: readonly number[], y: number, rh: number): boolean {
+  if (rowYs.length < 2) return false;
+  const last = rowYs[rowYs.length - 1]!;
+  const pitch = last - rowYs[rowYs.length - 2]!;
+  return pitch > 3 * rh && y - last <= 1.15 * pitch;
 }
 
 const NUMBER_TOKEN = /^[-(]?[$€£]?\d[\d.,'’]*\)?$/u;

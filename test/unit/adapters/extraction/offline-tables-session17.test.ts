@@ -115,3 +115,27 @@ describe('session 17: descriptions on two lines around their row of numbers', ()
     ]);
   });
 });
+
+describe('session 17: rows at a regular pitch wider than three row heights', () => {
+  it('reads on while the rows keep the pitch of the rows above, and stops at the totals', () => {
+    // Rows of numbers 37.5 pt apart (3.8 row heights): the two-line descriptions fill the space between the first
+    // rows, a one-line item leaves 30 pt of white above the next one.
+    const doc = documentOf(
+      pageOf([
+        ...SHOP_HEADER,
+        ...sandwiched('Saco de dormir ligero 5°C', shopRow(412.0, '3301457', '24.79', '5.20', '29.99'), 'Con funda'),
+        ...sandwiched('Linterna frontal', shopRow(449.5, '8820016', '16.52', '3.47', '19.99'), '300 lúmenes'),
+        withDescription('Cantimplora 1 L', shopRow(487.0, '4410023', '8.26', '1.73', '9.99')),
+        ...sandwiched('Bastones de marcha', shopRow(524.5, '5102288', '20.65', '4.34', '24.99'), 'Aluminio, par'),
+        [592.0, [[440, 'Base Imponible'], at(620, '70.22 €')]],
+        [622.0, [[37, 'Gracias por su compra']]],
+      ]),
+    );
+    expect(items(doc)).toEqual([
+      ['Saco de dormir ligero 5°C Con funda', '1', '24.79', '29.99'],
+      ['Linterna frontal 300 lúmenes', '1', '16.52', '19.99'],
+      ['Cantimplora 1 L', '1', '8.26', '9.99'],
+      ['Bastones de marcha Aluminio, par', '1', '20.65', '24.99'],
+    ]);
+  });
+});
