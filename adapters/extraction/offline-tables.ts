@@ -126,12 +126,38 @@ export function headerColumns(line: Line): Column[] | null {
       if (col !== 'other') break;
     }
   }
+  secondPriceIsAmount(line, found);
   const real = found.filter((c) => c.col !== 'other');
   if (real.length < 2 || !real.some((c) => c.col === 'amount' || c.col === 'unit_price')) return null;
   if (findAmounts(line.text).length > 0) return null;
   const covered = found.reduce((n, c) => n + (c.end - c.start), 0);
   if (line.text.replace(/\s/gu, '').length > covered * 2 + 6) return null; // mostly other words: a sentence
   return found.sort((a, b) => (hasBoxes(line.page) ? a.x0 - b.x0 : a.start - b.start));
+}
+
+/**
+ * A price named twice and no amount ("Unit Price  Taxes  Price"): the second price, right of the first, is the line's
+ * amount (as in a stacked header, "Prix unitaire … Prix HT"). Adds it to `found` as the amount column.
+ */
+function secondPriceIsAmount(line: Line, found: Column[]): void {
+  const price = found.find((c) => c.col === 'unit_price');
+  if (!price || found.some((c) => c.col === 'amount')) return;
+  const terms = HEADER_TERMS.filter(({ col }) => col === 'unit_price');
+  for (const { re } of terms)
+    for (const m of line.text.matchAll(re)) {
+      const start = line.start + m.index;
+      const end = start + m[0].length;
+      if (start < price.end || found.some((c) => start < c.end && end > c.start)) continue;
+      const ws = line.words.filter((w) => w.offset < end && w.offset + w.text.length > start);
+      found.push({
+        col: 'amount',
+        start,
+        end,
+        x0: Math.min(...ws.map((w) => w.box.x0), Infinity),
+        x1: Math.max(...ws.map((w) => w.box.x1), -Infinity),
+      });
+      return;
+    }
 }
 
 /**
@@ -322,12 +348,15 @@ function rowByPosition(line: Line, cols: Column[], lh: number): Row {
   const d = cols.findIndex((c) => c.col === 'description');
   const next = cols[d + 1];
   const descWords = byCol.get(d);
-  if (d >= 0 && next && next.col !== 'other' && !byCol.has(d + 1) && descWords && descWords.length > 1) {
+  // The numeric column holds no number on this row: empty, or only the unit printed after the number that stands
+  // left of the header's edge ("6.000 Unit(s)" under "Quantity").
+  const nextWords = byCol.get(d + 1) ?? [];
+  if (d >= 0 && next && next.col !== 'other' && !nextWords.some((w) => /\d/u.test(w.text)) && descWords) {
     const last = descWords[descWords.length - 1]!;
-    const before = descWords[descWords.length - 2]!;
-    if (NUMBER_TOKEN.test(last.text) && last.box.x0 - before.box.x1 > 1.5 * lh && last.box.x0 > cols[d]!.x1) {
+    const before = descWords[descWords.length - 2];
+    if (before && NUMBER_TOKEN.test(last.text) && last.box.x0 - before.box.x1 > 1.5 * lh && last.box.x0 > cols[d]!.x1) {
       byCol.set(d, descWords.slice(0, -1));
-      byCol.set(d + 1, [last]);
+      byCol.set(d + 1, [last, ...nextWords]);
     }
   }
   for (const [i, words] of byCol) {

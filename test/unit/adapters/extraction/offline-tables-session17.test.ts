@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PageText, PositionedText, PositionedWord } from '../../../../domain/extraction.js';
 import { extractOffline } from '../../../../adapters/extraction/offline-engine.js';
-import { documentOf, type Cell } from '../../../helpers/positioned-text.js';
+import { documentOf, layoutPage, type Cell, type Row } from '../../../helpers/positioned-text.js';
 
 /**
  * Issue 29, item 3, session 17 (s17-items): line-item tables of shapes the tune part lacked, from a web shop's Spanish
@@ -136,6 +136,39 @@ describe('session 17: rows at a regular pitch wider than three row heights', () 
       ['Linterna frontal 300 lúmenes', '1', '16.52', '19.99'],
       ['Cantimplora 1 L', '1', '8.26', '9.99'],
       ['Bastones de marcha Aluminio, par', '1', '20.65', '24.99'],
+    ]);
+  });
+});
+
+describe("session 17: an ERP's quotation with 'Unit(s)' after each quantity", () => {
+  /** A row: the quantity right-aligned so that it overhangs its header's left edge, 'Unit(s)' after it. */
+  const row = (name: string, qty: string, unit: string, amount: string): Row => [
+    [33, name],
+    at(302, qty),
+    [304, 'Unit(s)'],
+    at(435, unit),
+    at(565, amount),
+    [567, '€'],
+  ];
+  it('reads the quantity printed before its unit under "Quantity" and the amount under the second "Price"', () => {
+    const doc = documentOf(
+      layoutPage([
+        [
+          [33, 'Description'],
+          [294, 'Quantity'],
+          [375, 'Unit Price'],
+          [449, 'Taxes'],
+          [541, 'Price'],
+        ],
+        row('[CBL-04] Patch cable', '4.000', '12.50', '50.00'),
+        row('[SW-16] Switch 16 ports', '2.000', '1,240.00', '2,480.00'),
+        null,
+        [[404, 'Total Without Taxes'], at(565, '2,530.00'), [567, '€']],
+      ]),
+    );
+    expect(items(doc)).toEqual([
+      ['[CBL-04] Patch cable', '4.000', '12.50', '50.00'],
+      ['[SW-16] Switch 16 ports', '2.000', '1240.00', '2480.00'],
     ]);
   });
 });
