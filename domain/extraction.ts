@@ -392,6 +392,8 @@ export const LINE_ITEM_HEADERS: Readonly<Record<LineItemColumn, readonly string[
     'total ht',
     'prix total',
     'importe',
+    // A web shop's line total beside its net unit price ("Precio Unitario sin IVA … Precio Total"): not a price.
+    'precio total',
     'subtotal',
     'importo',
     'totale',
@@ -475,6 +477,9 @@ export const LINE_ITEM_OTHER_HEADERS: readonly string[] = [
   'bonificación',
   'alíc. iva',
   'alícuota',
+  // A web shop's item reference and per-line discount ("Referencia", "Descuento total": the discount, not the total).
+  'referencia',
+  'descuento total',
 ];
 
 /** What a `flow-extract` job reads, as its quote resolved it (a saved workflow's settings take precedence). */

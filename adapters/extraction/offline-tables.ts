@@ -126,12 +126,38 @@ export function headerColumns(line: Line): Column[] | null {
       if (col !== 'other') break;
     }
   }
+  secondPriceIsAmount(line, found);
   const real = found.filter((c) => c.col !== 'other');
   if (real.length < 2 || !real.some((c) => c.col === 'amount' || c.col === 'unit_price')) return null;
   if (findAmounts(line.text).length > 0) return null;
   const covered = found.reduce((n, c) => n + (c.end - c.start), 0);
   if (line.text.replace(/\s/gu, '').length > covered * 2 + 6) return null; // mostly other words: a sentence
   return found.sort((a, b) => (hasBoxes(line.page) ? a.x0 - b.x0 : a.start - b.start));
+}
+
+/**
+ * A price named twice and no amount ("Unit Price  Taxes  Price"): the second price, right of the first, is the line's
+ * amount (as in a stacked header, "Prix unitaire … Prix HT"). Adds it to `found` as the amount column.
+ */
+function secondPriceIsAmount(line: Line, found: Column[]): void {
+  const price = found.find((c) => c.col === 'unit_price');
+  if (!price || found.some((c) => c.col === 'amount')) return;
+  const terms = HEADER_TERMS.filter(({ col }) => col === 'unit_price');
+  for (const { re } of terms)
+    for (const m of line.text.matchAll(re)) {
+      const start = line.start + m.index;
+      const end = start + m[0].length;
+      if (start < price.end || found.some((c) => start < c.end && end > c.start)) continue;
+      const ws = line.words.filter((w) => w.offset < end && w.offset + w.text.length > start);
+      found.push({
+        col: 'amount',
+        start,
+        end,
+        x0: Math.min(...ws.map((w) => w.box.x0), Infinity),
+        x1: Math.max(...ws.map((w) => w.box.x1), -Infinity),
+      });
+      return;
+    }
 }
 
 /**
@@ -196,7 +222,7 @@ export function stackedHeader(
   let unnamed = 0;
   for (const st of stacks) {
     const ordered = [...st].sort((a, b) => a.n - b.n || a.w.box.x0 - b.w.box.x0);
-    const text = ordered.map((o) => o.w.text).join(' ');
+    const text = stackText(ordered);
     const term = stackTerm(text);
     if (!term) {
       unnamed++;
@@ -224,6 +250,27 @@ export function stackedHeader(
   const alone = headerColumns(line);
   if (alone && alone.filter((c) => c.col !== 'other').length >= real.length) return null;
   return { cols, first: above ? i - 1 : i, last: below ? i + 1 : i };
+}
+
+/** A word that is one of the header names by itself ("Descuento"). */
+const isHeaderWord = (word: string) =>
+  HEADER_TERMS.some(({ re }) => {
+    const m = new RegExp(re.source, 'iu').exec(word);
+    return m !== null && m.index === 0 && m[0].length === word.length;
+  });
+
+/**
+ * A stack's words as one name, line after line. A word a narrow cell broke over two lines with no hyphen ("Descuen" /
+ * "to total") is joined again when the two halves make a header name ("Descuento total"); else words are spaced.
+ */
+function stackText(ordered: readonly { w: { text: string }; n: number }[]): string {
+  let text = '';
+  ordered.forEach((o, k) => {
+    const prev = ordered[k - 1];
+    const broken = prev !== undefined && prev.n < o.n && isHeaderWord(prev.w.text + o.w.text);
+    text += k === 0 ? o.w.text : broken ? o.w.text : ` ${o.w.text}`;
+  });
+  return text;
 }
 
 /**
@@ -301,12 +348,15 @@ function rowByPosition(line: Line, cols: Column[], lh: number): Row {
   const d = cols.findIndex((c) => c.col === 'description');
   const next = cols[d + 1];
   const descWords = byCol.get(d);
-  if (d >= 0 && next && next.col !== 'other' && !byCol.has(d + 1) && descWords && descWords.length > 1) {
+  // The numeric column holds no number on this row: empty, or only the unit printed after the number that stands
+  // left of the header's edge ("6.000 Unit(s)" under "Quantity").
+  const nextWords = byCol.get(d + 1) ?? [];
+  if (d >= 0 && next && next.col !== 'other' && !nextWords.some((w) => /\d/u.test(w.text)) && descWords) {
     const last = descWords[descWords.length - 1]!;
-    const before = descWords[descWords.length - 2]!;
-    if (NUMBER_TOKEN.test(last.text) && last.box.x0 - before.box.x1 > 1.5 * lh && last.box.x0 > cols[d]!.x1) {
+    const before = descWords[descWords.length - 2];
+    if (before && NUMBER_TOKEN.test(last.text) && last.box.x0 - before.box.x1 > 1.5 * lh && last.box.x0 > cols[d]!.x1) {
       byCol.set(d, descWords.slice(0, -1));
-      byCol.set(d + 1, [last]);
+      byCol.set(d + 1, [last, ...nextWords]);
     }
   }
   for (const [i, words] of byCol) {
@@ -443,6 +493,8 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
       let pendingY: number[] = [];
       let above = false;
       let prevY = boxes ? midY(lines[lastHeader]!.words[0]!.box) : 0;
+      /** The y of each item's row of numbers in this table. */
+      const rowYs: number[] = [];
       const slot = boxes ? unnamedPriceSlot(lines.slice(first, lastHeader + 1), cols) : null;
       let j = lastHeader + 1;
       for (; j < lines.length; j++) {
@@ -450,7 +502,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
         if (headerColumns(line) || (boxes && stackedHeader(lines, j, lh))) break;
         const y = boxes && line.words[0] ? midY(line.words[0].box) : 0;
         // A header row often stands further from its first row (its cell padding, a rule) than the rows from each other.
-        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * rh) break;
+        if (boxes && y - prevY > (j === lastHeader + 1 ? 4.5 : 3) * rh && !atPitch(rowYs, y, rh)) break;
         const row = splitTimes(page, boxes ? rowByPosition(line, cols, lh) : rowByTokens(line, cols));
         let q = numberCell(page, row.quantity, mark);
         let u = numberCell(page, row.unit_price, mark);
@@ -526,8 +578,10 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
             continue;
           }
           // A description line: continues the item above when close to it, else starts the next item's description.
-          // In a table whose first item had its description above its numbers (receipts), it always starts the next.
-          if (last && !above && (!boxes || y - last.y <= 1.6 * rh)) {
+          // In a table whose first item had its description above its numbers (receipts), it starts the next, unless
+          // it stands less than a row's height under the item's last line: a description on two lines centred on its
+          // row of numbers, one half a line above it and one half a line below (lines of their own stand a row apart).
+          if (last && (above ? boxes && y - last.y < 0.85 * rh : !boxes || y - last.y <= 1.6 * rh)) {
             last.desc.push(desc);
             last.y = y;
           } else {
@@ -577,6 +631,7 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
           return { items, warnings, tableLines, flags };
         }
         drafts.push(last);
+        rowYs.push(y);
         prevY = y;
       }
       finish();
@@ -664,6 +719,18 @@ export function readLineItems(pages: readonly { page: PageText; lines: Line[] }[
     }
     return it;
   }
+}
+
+/**
+ * A line within the pitch of the table's last two rows of numbers below the last one, when that pitch is wider than
+ * the three row heights that otherwise end a table: the rows of a spacious table (descriptions on two lines around
+ * their numbers, 3.8 row heights from row to row) go on at their pitch after a one-line item's white space.
+ */
+function atPitch(rowYs: readonly number[], y: number, rh: number): boolean {
+  if (rowYs.length < 2) return false;
+  const last = rowYs[rowYs.length - 1]!;
+  const pitch = last - rowYs[rowYs.length - 2]!;
+  return pitch > 3 * rh && y - last <= 1.15 * pitch;
 }
 
 const NUMBER_TOKEN = /^[-(]?[$€£]?\d[\d.,'’]*\)?$/u;

@@ -116,12 +116,16 @@ const onlyNumbers = (words: LineSegment['words']) => {
   );
 };
 
-/** Some row has words on the left of `at` and only numbers on its right: the gutter runs through a table. */
+/**
+ * Some row has only numbers on the right of `at` and words on its left: the gutter runs through a table. The words on
+ * the left need only stand beside the row, overlapping it at all: an item's description printed on two lines, one a
+ * little above its numbers and one a little below, shares no row with them.
+ */
 const splitsTableRow = (segs: readonly LineSegment[], at: number) =>
-  rows(segs).some((row) => {
-    const left = row.filter((s) => s.box.x1 <= at).flatMap((s) => s.words);
-    const right = row.filter((s) => s.box.x0 >= at).flatMap((s) => s.words);
-    return left.some((w) => LETTER.test(w.text)) && onlyNumbers(right);
+  rows(segs.filter((s) => s.box.x0 >= at)).some((row) => {
+    if (!onlyNumbers(row.flatMap((s) => s.words))) return false;
+    const box = unionBox(row.map((s) => s.box))!;
+    return segs.some((s) => s.box.x1 <= at && overlapY(s.box, box) > 0 && s.words.some((w) => LETTER.test(w.text)));
   });
 
 /** One line of the output: its words left to right, and whether a blank line comes before it. */
