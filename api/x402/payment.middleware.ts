@@ -227,10 +227,7 @@ function discardBody(ctx: AppContext): void {
 function viewOf(ctx: AppContext): RequestView {
   return {
     method: ctx.method,
-    // Read by @x402/core only on the paid path; an unpaid 402 never needs the full URL (its origin is parsed again).
-    get url() {
-      return ctx.href;
-    },
+    url: ctx.href,
     path: ctx.path,
     header: (name) => ctx.get(name) || undefined,
     query: ctx.query as Record<string, string | string[]>,
