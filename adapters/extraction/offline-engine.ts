@@ -880,6 +880,22 @@ function valueIndex(page: PageText, v: ExtractedValue, from: number): number {
   return i < 0 ? from : i;
 }
 
+/**
+ * The digit groups from `from` to `end` in the page text when they are all that is there and each stands less than a
+ * character's height after the one before it (the groups of one printed number, not a figure of another column);
+ * null when there is a single group.
+ */
+function digitGroups(page: PageText, from: number, end: number): string | null {
+  const raw = page.text.slice(from, end).trimEnd();
+  if (!/^\d+(?: \d+)+$/u.test(raw)) return null;
+  const words = page.words.filter((w) => w.offset >= from && w.offset < from + raw.length);
+  const close = words.every((w, i) => {
+    const prev = words[i - 1];
+    return !prev || (w.box.x0 - prev.box.x1 >= 0 && w.box.x0 - prev.box.x1 < w.box.y1 - w.box.y0);
+  });
+  return words.length === raw.split(' ').length && close ? raw : null;
+}
+
 /** A party's name has letters, more of them than digits ("1.40660897" after "N° de compte client" is none), and a word. */
 function isName(value: string): boolean {
   const letters = (value.match(/\p{L}/gu) ?? []).length;
@@ -1026,6 +1042,9 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
         const raw = `${m[1]} ${spaced[1]}`;
         return at(page, start + m.index + m[0].length - m[1]!.length, raw, raw);
       }
+      // Groups of digits a word gap apart filling the rest of the cell ("Factura 1 24 0005 0001201345"): one number.
+      const grouped = m && /^\d+$/u.test(m[1]!) ? digitGroups(page, start + m.index + m[0].length - m[1]!.length, end) : null;
+      if (grouped) return at(page, start + m!.index + m![0].length - m![1]!.length, grouped, grouped);
       if (
         !m ||
         !/\d/u.test(m[1]!) ||
