@@ -33,6 +33,7 @@ import {
   type CurrencyMatch,
   type DateOrder,
   type DollarReading,
+  vatIdProblem,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
 import {
@@ -1076,6 +1077,19 @@ function orderedDate(ctx: Context, v: ExtractedValue, unambiguous: string | null
 const OTHER_DATE =
   /(?<![\p{L}])(due|deliver\w*|order\w*|ship\w*|expir\w*|valid\w*|until|period|birth|payable|pay by|service|supply|fällig\w*|échéance|livraison)(?![\p{L}])/iu;
 
+/**
+ * Tax ids found without a label, one for each id: an id printed once with its country prefix and once without
+ * ("ESA79935607", "CIF A-79935607") is one; of several, those well formed (an order number "ES9812110233" has a VAT
+ * id's prefix, not its format) when some are.
+ */
+function oneTaxIdEach(found: readonly ExtractedValue[]): ExtractedValue[] {
+  const prefixed = new Set(found.flatMap((f) => (/^[A-Z]{2}[A-Z0-9]/u.test(f.value!) ? [f.value!.slice(2)] : [])));
+  const ids = found.filter((f) => !prefixed.has(f.value!));
+  if (new Set(ids.map((f) => f.value)).size < 2) return ids;
+  const formed = ids.filter((f) => vatIdProblem(f.value!) === null);
+  return formed.length > 0 ? formed : ids;
+}
+
 /** A value found without a label, taken only when the document holds exactly one distinct candidate of its kind. */
 function soleCandidate(reader: Reader, ctx: Context, except: string | null = null): ExtractedValue | null {
   const found: ExtractedValue[] = [];
@@ -1105,6 +1119,7 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
         for (const m of findTaxIds(text)) if (m.value !== except) add(m.index, m.raw, m.value);
     }
   }
+  if (reader === 'tax_id') found.splice(0, found.length, ...oneTaxIdEach(found));
   const distinct = new Set(found.map((f) => f.value));
   if (distinct.size !== 1 || found[0]!.value!.startsWith('?')) return null;
   const out = { ...found[0]!, confidence: found.some((f) => f.confidence !== null) ? UNSURE : 0.5 };
