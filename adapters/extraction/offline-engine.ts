@@ -1033,27 +1033,27 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
         /^\s*(?:(?:no|nr|n°|number)(?:\.|\s)\s*:?\s*)?#?[\s.·…_~\-–—|'‘’"“”]*([A-Za-z0-9](?:[A-Za-z0-9\-/._]*[A-Za-z0-9])?)/iu.exec(
           text,
         );
+      if (!m) return null;
+      const from = start + m.index + m[0].length - m[1]!.length;
       // An identifier has a digit and is neither a date nor an amount ("Invoice 2024-03-01", "Receipt 12.50").
       // A short capital prefix and a space before the number ("FPR 16/19", "FT 2015/0009"): one identifier.
-      const spaced =
-        m && /^[A-Z]{2,4}$/u.test(m[1]!)
-          ? /^ (\d[A-Za-z0-9\-/._]*[A-Za-z0-9])(?!\S)/u.exec(text.slice(m.index + m[0].length))
-          : null;
-      if (m && spaced) {
+      const spaced = /^[A-Z]{2,4}$/u.test(m[1]!)
+        ? /^ (\d[A-Za-z0-9\-/._]*[A-Za-z0-9])(?!\S)/u.exec(text.slice(m.index + m[0].length))
+        : null;
+      if (spaced) {
         const raw = `${m[1]} ${spaced[1]}`;
-        return at(page, start + m.index + m[0].length - m[1]!.length, raw, raw);
+        return at(page, from, raw, raw);
       }
       // Groups of digits a word gap apart filling the rest of the cell ("Factura 1 24 0005 0001201345"): one number.
-      const grouped = m && /^\d+$/u.test(m[1]!) ? digitGroups(page, start + m.index + m[0].length - m[1]!.length, end) : null;
-      if (grouped) return at(page, start + m!.index + m![0].length - m![1]!.length, grouped, grouped);
+      const grouped = /^\d+$/u.test(m[1]!) ? digitGroups(page, from, end) : null;
+      if (grouped) return at(page, from, grouped, grouped);
       if (
-        !m ||
         !/\d/u.test(m[1]!) ||
         findDates(m[1]!).some((d) => d.raw === m[1]) ||
         /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/u.test(m[1]!)
       )
         return null;
-      return at(page, start + m.index + m[0].length - m[1]!.length, m[1]!, m[1]!);
+      return at(page, from, m[1]!, m[1]!);
     }
     case 'text': {
       const lead =
