@@ -339,10 +339,14 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
     const v = isPartyHeading(line.text) ? nameInBlock(page, lines, line, line.start + hit.start) : null;
     if (v) return v;
   }
+  // The seller's tax id is not the buyer's: a buyer's block repeated on a later page without its heading labels the
+  // buyer's id with a label of any party's ("DNI / CIF").
+  const buyerId = concept.id === 'tax_id' ? readField(conceptOf('buyer_vat_id'), ctx)?.value : undefined;
   for (const [k, { page, lines, line, hit }] of usable.entries()) {
     const v =
       readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end) ??
       (concept.name && hasBoxes(page) ? given(ctx, nameUnderLabel(page, line.start + hit.start)) : null);
+    if (v && buyerId && v.value === buyerId) continue;
     if (v && misread.has(hit))
       return v.confidence !== null && v.confidence > FUZZY_LABEL && !ctx.reasons.has(v)
         ? { ...v, confidence: FUZZY_LABEL }
@@ -355,8 +359,7 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   if (concept.id === 'tax') return taxOfVatRows(ctx.document) ?? rateRowsTax(ctx);
   if (concept.id === 'tax_id') {
     // The seller's tax id without a label: the one id printed that is not the buyer's.
-    const buyer = readField(conceptOf('buyer_vat_id'), ctx)?.value ?? null;
-    return soleCandidate(concept.reader, ctx, buyer);
+    return soleCandidate(concept.reader, ctx, buyerId ?? null);
   }
   if (concept.soleCandidate) return soleCandidate(concept.reader, ctx);
   const pageTexts = ctx.pages.map((p) => p.page).filter(hasBoxes);

@@ -92,6 +92,19 @@ describe('s17-head: a Spanish web shop invoice', () => {
     expect(field(shopInvoice(LEGAL_FOOTER), 'seller_vat_id')).toBe('ESB46123451');
   });
 
+  it("does not take the buyer's id for the seller's where a later page's buyer block has no heading", () => {
+    const first = shopInvoice(LEGAL_FOOTER);
+    const second = layoutPage([
+      [[40, 'FACTURA']],
+      null,
+      [[40, 'Lucía PERALTA']],
+      [[40, 'C/ Olivos Nº4']],
+      [[40, 'DNI / CIF de la Empresa : 48123456K']],
+    ]);
+    const doc = documentOf(first.pages[0]!, second);
+    expect([field(doc, 'seller_vat_id'), field(doc, 'buyer_vat_id')]).toEqual(['ESB46123451', '48123456K']);
+  });
+
   it("takes the letterhead's name when the legal footer's text names that company under a greeting", () => {
     const doc = shopInvoice(LEGAL_FOOTER);
     expect([field(doc, 'seller_name'), flagged(doc, 'seller_name')]).toEqual(['MONTES RIBERA SL', false]);
