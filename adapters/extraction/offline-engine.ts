@@ -33,6 +33,7 @@ import {
   type CurrencyMatch,
   type DateOrder,
   type DollarReading,
+  vatIdProblem,
 } from '../../domain/extraction-values.js';
 import type { ExtractionProvider } from './extraction-provider.js';
 import {
@@ -338,10 +339,14 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
     const v = isPartyHeading(line.text) ? nameInBlock(page, lines, line, line.start + hit.start) : null;
     if (v) return v;
   }
+  // The seller's tax id is not the buyer's: a buyer's block repeated on a later page without its heading labels the
+  // buyer's id with a label of any party's ("DNI / CIF").
+  const buyerId = concept.id === 'tax_id' ? readField(conceptOf('buyer_vat_id'), ctx)?.value : undefined;
   for (const [k, { page, lines, line, hit }] of usable.entries()) {
     const v =
       readNearLabel(concept, ctx, page, lines, line, hit.start, hit.end) ??
       (concept.name && hasBoxes(page) ? given(ctx, nameUnderLabel(page, line.start + hit.start)) : null);
+    if (v && buyerId && v.value === buyerId) continue;
     if (v && misread.has(hit))
       return v.confidence !== null && v.confidence > FUZZY_LABEL && !ctx.reasons.has(v)
         ? { ...v, confidence: FUZZY_LABEL }
@@ -354,8 +359,7 @@ function readConcept(concept: Concept, ctx: Context): ExtractedValue | null {
   if (concept.id === 'tax') return taxOfVatRows(ctx.document) ?? rateRowsTax(ctx);
   if (concept.id === 'tax_id') {
     // The seller's tax id without a label: the one id printed that is not the buyer's.
-    const buyer = readField(conceptOf('buyer_vat_id'), ctx)?.value ?? null;
-    return soleCandidate(concept.reader, ctx, buyer);
+    return soleCandidate(concept.reader, ctx, buyerId ?? null);
   }
   if (concept.soleCandidate) return soleCandidate(concept.reader, ctx);
   const pageTexts = ctx.pages.map((p) => p.page).filter(hasBoxes);
@@ -880,6 +884,22 @@ function valueIndex(page: PageText, v: ExtractedValue, from: number): number {
   return i < 0 ? from : i;
 }
 
+/**
+ * The digit groups from `from` to `end` in the page text when they are all that is there and each stands less than a
+ * character's height after the one before it (the groups of one printed number, not a figure of another column);
+ * null when there is a single group.
+ */
+function digitGroups(page: PageText, from: number, end: number): string | null {
+  const raw = page.text.slice(from, end).trimEnd();
+  if (!/^\d+(?: \d+)+$/u.test(raw)) return null;
+  const words = page.words.filter((w) => w.offset >= from && w.offset < from + raw.length);
+  const close = words.every((w, i) => {
+    const prev = words[i - 1];
+    return !prev || (w.box.x0 - prev.box.x1 >= 0 && w.box.x0 - prev.box.x1 < w.box.y1 - w.box.y0);
+  });
+  return words.length === raw.split(' ').length && close ? raw : null;
+}
+
 /** A party's name has letters, more of them than digits ("1.40660897" after "N° de compte client" is none), and a word. */
 function isName(value: string): boolean {
   const letters = (value.match(/\p{L}/gu) ?? []).length;
@@ -1016,24 +1036,27 @@ function readValue(reader: Reader, ctx: Context, page: PageText, start: number, 
         /^\s*(?:(?:no|nr|n°|number)(?:\.|\s)\s*:?\s*)?#?[\s.·…_~\-–—|'‘’"“”]*([A-Za-z0-9](?:[A-Za-z0-9\-/._]*[A-Za-z0-9])?)/iu.exec(
           text,
         );
+      if (!m) return null;
+      const from = start + m.index + m[0].length - m[1]!.length;
       // An identifier has a digit and is neither a date nor an amount ("Invoice 2024-03-01", "Receipt 12.50").
       // A short capital prefix and a space before the number ("FPR 16/19", "FT 2015/0009"): one identifier.
-      const spaced =
-        m && /^[A-Z]{2,4}$/u.test(m[1]!)
-          ? /^ (\d[A-Za-z0-9\-/._]*[A-Za-z0-9])(?!\S)/u.exec(text.slice(m.index + m[0].length))
-          : null;
-      if (m && spaced) {
+      const spaced = /^[A-Z]{2,4}$/u.test(m[1]!)
+        ? /^ (\d[A-Za-z0-9\-/._]*[A-Za-z0-9])(?!\S)/u.exec(text.slice(m.index + m[0].length))
+        : null;
+      if (spaced) {
         const raw = `${m[1]} ${spaced[1]}`;
-        return at(page, start + m.index + m[0].length - m[1]!.length, raw, raw);
+        return at(page, from, raw, raw);
       }
+      // Groups of digits a word gap apart filling the rest of the cell ("Factura 1 24 0005 0001201345"): one number.
+      const grouped = /^\d+$/u.test(m[1]!) ? digitGroups(page, from, end) : null;
+      if (grouped) return at(page, from, grouped, grouped);
       if (
-        !m ||
         !/\d/u.test(m[1]!) ||
         findDates(m[1]!).some((d) => d.raw === m[1]) ||
         /^\d{1,3}(?:[.,]\d{3})*[.,]\d{2}$/u.test(m[1]!)
       )
         return null;
-      return at(page, start + m.index + m[0].length - m[1]!.length, m[1]!, m[1]!);
+      return at(page, from, m[1]!, m[1]!);
     }
     case 'text': {
       const lead =
@@ -1056,6 +1079,19 @@ function orderedDate(ctx: Context, v: ExtractedValue, unambiguous: string | null
 
 const OTHER_DATE =
   /(?<![\p{L}])(due|deliver\w*|order\w*|ship\w*|expir\w*|valid\w*|until|period|birth|payable|pay by|service|supply|fällig\w*|échéance|livraison)(?![\p{L}])/iu;
+
+/**
+ * Tax ids found without a label, one for each id: an id printed once with its country prefix and once without
+ * ("ESA79935607", "CIF A-79935607") is one; of several, those well formed (an order number "ES9812110233" has a VAT
+ * id's prefix, not its format) when some are.
+ */
+function oneTaxIdEach(found: readonly ExtractedValue[]): ExtractedValue[] {
+  const prefixed = new Set(found.flatMap((f) => (/^[A-Z]{2}[A-Z0-9]/u.test(f.value!) ? [f.value!.slice(2)] : [])));
+  const ids = found.filter((f) => !prefixed.has(f.value!));
+  if (new Set(ids.map((f) => f.value)).size < 2) return ids;
+  const formed = ids.filter((f) => vatIdProblem(f.value!) === null);
+  return formed.length > 0 ? formed : ids;
+}
 
 /** A value found without a label, taken only when the document holds exactly one distinct candidate of its kind. */
 function soleCandidate(reader: Reader, ctx: Context, except: string | null = null): ExtractedValue | null {
@@ -1086,6 +1122,7 @@ function soleCandidate(reader: Reader, ctx: Context, except: string | null = nul
         for (const m of findTaxIds(text)) if (m.value !== except) add(m.index, m.raw, m.value);
     }
   }
+  if (reader === 'tax_id') found.splice(0, found.length, ...oneTaxIdEach(found));
   const distinct = new Set(found.map((f) => f.value));
   if (distinct.size !== 1 || found[0]!.value!.startsWith('?')) return null;
   const out = { ...found[0]!, confidence: found.some((f) => f.confidence !== null) ? UNSURE : 0.5 };
