@@ -1,5 +1,5 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
-import { traceFields } from '../tracing/tracing.js';
+import { traceFields, tracingActive } from '../tracing/tracing.js';
 
 export type { Logger };
 
@@ -64,6 +64,15 @@ export function isoTimeOncePerMs(): () => string {
   };
 }
 
+/** The mixin's answer while tracing is off: nothing to add, and the line's own object is written as it is. */
+const NO_TRACE: Record<string, string> = Object.freeze({});
+
+/** The active trace's ids for a line (adapters/tracing); NO_TRACE while tracing is off. */
+const traceMixin = (): Record<string, string> => (tracingActive() ? traceFields() : NO_TRACE);
+
+/** Pino's merge of a mixin's fields into a line (the mixin's first), skipped when there is nothing to merge. */
+const mergeTrace = (line: object, mixin: object): object => (mixin === NO_TRACE ? line : Object.assign(mixin, line));
+
 export function createLogger(opts: { level?: string; name?: string } = {}, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -74,7 +83,8 @@ export function createLogger(opts: { level?: string; name?: string } = {}, desti
       base: { pid: process.pid },
       timestamp: isoTimeOncePerMs(),
       // The active trace's ids (adapters/tracing), on every line written inside traced work; nothing while tracing is off.
-      mixin: traceFields,
+      mixin: traceMixin,
+      mixinMergeStrategy: mergeTrace,
     },
     destination,
   );

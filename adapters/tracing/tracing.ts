@@ -130,6 +130,11 @@ export function nameRequestSpan(method: string, route: string): void {
   span.setAttribute('http.route', route);
 }
 
+/** Whether tracing is on in this process (startTracing ran and was not stopped). */
+export function tracingActive(): boolean {
+  return active !== null;
+}
+
 /** The active trace's fields for a log line (`trace_id`, `span_id`), or none. The logger's mixin. */
 export function traceFields(): Record<string, string> {
   if (!active) return {};

@@ -6,7 +6,7 @@ import { publicCors } from '../../../api/http/cors.js';
 import { x402CorsOptions } from '../../../api/x402/cors.js';
 import { mcpCorsOptions } from '../../../api/mcp/mcp.routes.js';
 import { listen } from '../../../api/http/lifecycle.js';
-import { isoTimeOncePerMs } from '../../../adapters/logging/logger.js';
+import { createLogger, isoTimeOncePerMs } from '../../../adapters/logging/logger.js';
 
 /**
  * The pieces every request goes through (issue 31 item 5 made them cheaper on the unpaid 402): each must answer exactly
@@ -45,6 +45,29 @@ describe("the log lines' timestamp", () => {
     vi.setSystemTime(new Date('2026-11-29T23:46:45.261Z'));
     expect(time()).toBe(',"time":"2026-11-29T23:46:45.261Z"');
     expect(time()).toBe(pino.stdTimeFunctions.isoTime());
+  });
+});
+
+describe('a log line while tracing is off', () => {
+  it("is the line's own fields, redacted as before, with no trace fields", () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', name: 't' }, { write: (l: string) => void lines.push(l) });
+    const fields = { requestId: 'r1', status: 402, password: 'hunter2' };
+    logger.info(fields, 'request');
+    logger.child({}, { redact: [] }).info({ requestId: 'r2', ms: 1.5 }, 'request');
+    const [first, second] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(first).toMatchObject({
+      level: 30,
+      name: 't',
+      requestId: 'r1',
+      status: 402,
+      password: '[redacted]',
+      msg: 'request',
+    });
+    expect(Object.keys(first!)).not.toContain('trace_id');
+    expect(fields.password).toBe('hunter2');
+    expect(second).toMatchObject({ requestId: 'r2', ms: 1.5, msg: 'request' });
+    expect(typeof first!['time']).toBe('string');
   });
 });
 
