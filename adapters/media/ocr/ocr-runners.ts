@@ -171,29 +171,25 @@ async function read(
       const { text, tsv } = await engine.recognise(path, language, dpi, signal, mode);
       return { read: { text, tsv, path }, score: scoreOfTsv(tsv) };
     };
-    // A page whose orientation Tesseract is unsure of is also read turned (page-orientation.ts), each turn as it stands.
-    const upright = await uprightRead(await attempt(straight.path, 'layout'), straight.inked, async (turn) =>
-      attempt(await turnedImage(straight.path, turn, turned(turn)), 'as-is'),
-    );
-    // The guard's retries: the page as uploaded (in the kept turn), then the sparse mode on the best image so far.
-    const best = await bestRead(upright, straight.inked, [
-      async () =>
-        straight.path === image
-          ? null
-          : attempt(
-              upright.turn ? await turnedImage(image, upright.turn, `${image}.uploaded-turned.png`) : image,
-              'layout',
-            ),
+    // The guard's retries first (page-retry.ts): the page as uploaded, then the sparse mode on the best image so far.
+    const best = await bestRead(await attempt(straight.path, 'layout'), straight.inked, [
+      async () => (straight.path === image ? null : attempt(image, 'layout')),
       async (sofar) => attempt(sofar.read.path, 'sparse'),
     ]);
+    // A page whose orientation is still in doubt is also read turned (page-orientation.ts), each turn as it stands:
+    // after the guard, so a page the layout pass reads nothing of upright (phototest blurred by 2 px) is read upright by
+    // the sparse mode rather than turned for what Tesseract reads of a turned copy.
+    const upright = await uprightRead(best, straight.inked, async (turn) =>
+      attempt(await turnedImage(best.read.path, turn, turned(turn)), 'as-is'),
+    );
     return {
-      text: best.read.text,
-      confidence: confidenceOf(best.read.tsv, straight.inked),
+      text: upright.read.text,
+      confidence: confidenceOf(upright.read.tsv, straight.inked),
       blurred: straight.blurred,
     };
   } finally {
     if (straight.path !== image) await rm(straight.path, { force: true });
-    for (const f of [...CANDIDATE_TURNS.map(turned), `${image}.uploaded-turned.png`]) await rm(f, { force: true });
+    for (const f of CANDIDATE_TURNS.map(turned)) await rm(f, { force: true });
   }
 }
 
@@ -337,11 +333,11 @@ interface SearchableInput {
  * clockwise; 0: not). When ocrmypdf turned the page (its orientation detection) and the turned page reads below
  * UPRIGHT_CONFIDENCE, the page is also read as it stands and the better read is kept: orientation detection told
  * ocrmypdf to turn a real book page with a large picture, scanned bilevel and straightened, upside down (confidence
- * 8.5, above ROTATE_PAGES_THRESHOLD), and its layer read 2 % of the page's words. A page whose orientation is still in
- * doubt is made again turned by each candidate turn (page-orientation.ts; a PDF page by its /Rotate, an image by its
- * pixels) and the clearly best read kept. A page that still reads badly (page-retry.ts) is made again from the page
- * as uploaded (`asUploaded`, when the page was straightened; in the kept turn), then in Tesseract's sparse-text mode,
- * and the best is kept. The extra recognitions are paid only for pages that read poorly (docs/processing.md, "OCR").
+ * 8.5, above ROTATE_PAGES_THRESHOLD), and its layer read 2 % of the page's words. A page that still reads badly
+ * (page-retry.ts) is made again from the page as uploaded (`asUploaded`, when the page was straightened), then in
+ * Tesseract's sparse-text mode, and the best is kept; a page whose orientation is then still in doubt is made again
+ * turned by each candidate turn (page-orientation.ts; a PDF page by its /Rotate, an image by its pixels) and a
+ * clearly better read kept. The extra recognitions are paid only for pages that read poorly (docs/processing.md, "OCR").
  */
 async function searchablePage(
   engine: OcrEngine,
@@ -406,39 +402,43 @@ async function searchablePage(
     // No TSV at all (ocrmypdf wrote none where it was looked for): the confidence is unknown, so nothing is warned.
     const first = await make(page, out, 'layout');
     if (first.tsv === null) return { confidence: null, asUploaded: false, turn: 0 };
-    const upright = await uprightRead(
+    // The guard's retries first (page-retry.ts), then the turns of a page whose orientation is still in doubt
+    // (page-orientation.ts), of the kept read's source, as it stands.
+    const best = await bestRead(
       scored(first),
       page.inked,
-      async (turn) =>
-        scored(await make(await turnedInput(page, turn, 'turned'), `${out}.turned-${turn}.pdf`, 'layout', true)),
-      removeMade,
-    );
-    const best = await bestRead(
-      upright,
-      page.inked,
       [
-        async () => {
-          if (!asUploaded) return null;
-          const src = upright.turn
-            ? await turnedInput(await asUploaded(), upright.turn, 'uploaded')
-            : await asUploaded();
-          return scored({
-            ...(await make(src, `${out}.as-uploaded.pdf`, 'layout', upright.turn !== 0)),
-            asUploaded: true,
-          });
-        },
+        async () =>
+          asUploaded
+            ? scored({ ...(await make(await asUploaded(), `${out}.as-uploaded.pdf`, 'layout')), asUploaded: true })
+            : null,
         async (sofar) =>
           scored({
-            ...(await make(sofar.read.src, `${out}.sparse.pdf`, 'sparse', sofar.read.turned)),
+            ...(await make(sofar.read.src, `${out}.sparse.pdf`, 'sparse')),
             asUploaded: sofar.read.asUploaded,
           }),
       ],
       removeMade,
     );
-    if (best.read.file !== out) await rename(best.read.file, out);
+    const upright = await uprightRead(
+      best,
+      page.inked,
+      async (turn) =>
+        scored({
+          ...(await make(
+            await turnedInput(best.read.src, turn, 'turned'),
+            `${out}.turned-${turn}.pdf`,
+            'layout',
+            true,
+          )),
+          asUploaded: best.read.asUploaded,
+        }),
+      removeMade,
+    );
+    if (upright.read.file !== out) await rename(upright.read.file, out);
     return {
-      confidence: confidenceOf(best.read.tsv, page.inked),
-      asUploaded: best.read.asUploaded,
+      confidence: confidenceOf(upright.read.tsv, page.inked),
+      asUploaded: upright.read.asUploaded,
       turn: upright.turn,
     };
   } finally {

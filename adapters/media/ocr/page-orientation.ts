@@ -57,8 +57,8 @@ export async function turnedPdfPage(pdf: string, turn: number, out: string): Pro
  * The read of a page in its best orientation: `first` (the page as the path read it, with whatever turn Tesseract's
  * own detection made), and when its orientation is in doubt, the page read turned by each of CANDIDATE_TURNS
  * (`readTurned`, which must read the turned page as it stands, with no orientation detection of its own) until one
- * reads upright. A turned read is kept only when it is clearly better (page-retry.ts, isBetter: more confident words
- * by a quarter); reads not kept are handed to `discard`. Resolves the kept read and its turn (0: the first).
+ * reads upright. A turned read is kept only when it does not read badly itself (page-retry.ts, readsBadly) and is
+ * clearly better (isBetter: more confident words by a quarter); reads not kept are handed to `discard`. Resolves the kept read and its turn (0: the first).
  */
 export async function uprightRead<T>(
   first: Scored<T>,
@@ -79,7 +79,10 @@ export async function uprightRead<T>(
   for (const turn of turns) {
     const next = await readTurned(turn);
     tried.push(turn);
-    if (isBetter(next.score, best.score)) {
+    // A turned read that itself reads badly says nothing of the page's orientation: Tesseract's phototest blurred by
+    // 2 px reads no word in its layout pass, and a few fragments of a turned copy were "better" than none; the guard's
+    // sparse retry of the upright page (page-retry.ts) reads it (0.93).
+    if (!readsBadly(next.score, inked) && isBetter(next.score, best.score)) {
       await discard(best.read);
       best = { ...next, turn };
     } else await discard(next.read);

@@ -63,4 +63,12 @@ describe('uprightRead', () => {
     expect([got.read, got.turn]).toEqual(['first', 0]);
     expect(CANDIDATE_TURNS).toEqual([180, 90, 270]);
   });
+
+  it('a page that reads no word is not turned for a few fragments read turned (the bad-read guard reads it upright)', async () => {
+    const got = await uprightRead({ read: 'first', score: scoreOfWords([]) }, true, async (turn) => ({
+      read: `turned ${turn}`,
+      score: scoreOfWords([70, 65, 20, 15]),
+    }));
+    expect([got.read, got.turn]).toEqual(['first', 0]);
+  });
 });
