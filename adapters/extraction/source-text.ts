@@ -9,6 +9,7 @@ import {
   UPRIGHT_CONFIDENCE,
   type OcrEngine,
 } from '../media/ocr/ocr-engine.js';
+import { CANDIDATE_TURNS, orientationInDoubt, turnedImage, uprightRead } from '../media/ocr/page-orientation.js';
 import { DETECTABLE_LANGUAGES, pageLanguage } from '../media/ocr/page-language.js';
 import { imageForOcr } from '../media/ocr/page-resolution.js';
 import { bestRead, scoreOfWords, type Scored } from '../media/ocr/page-retry.js';
@@ -211,21 +212,34 @@ async function readImage(
   const first = opts.language ?? 'eng';
   const sparsePass = async (image: string) =>
     parseTsvPage(await opts.engine.recogniseTsv(image, first, dpi, signal, 'sparse'), 72 / dpi);
-  const upright = `${source}.upright.png`;
+  const turnedFile = (turn: number) => `${source}.upright-${turn}.png`;
   try {
-    let image = source;
-    let sparse = await sparsePass(image);
-    let turned = 0;
-    if (sparse.confidence < UPRIGHT_CONFIDENCE) {
-      // Sideways or upside down? Tesseract's orientation detection says by how much; the turned page is kept only if
-      // it reads better (a hard-to-read upright page stays as it is).
-      const { rotate } = await opts.engine.orientation(image, signal);
-      if (rotate !== 0) {
-        await sharp(image).rotate(rotate).toFile(upright);
-        const again = await sparsePass(upright);
-        if (again.confidence > sparse.confidence) [image, sparse, turned] = [upright, again, rotate];
-      }
-    }
+    const sparseRead = async (image: string) => {
+      const sparse = await sparsePass(image);
+      return {
+        read: { image, sparse },
+        score: scoreOfWords(sparse.segments.flatMap((s) => s.words.map((w) => w.confidence ?? 100))),
+      };
+    };
+    const asGiven = await sparseRead(source);
+    // Sideways or upside down? When the sparse pass leaves it in doubt, the page is read turned (page-orientation.ts),
+    // Tesseract's orientation detection's turn first; a turn is kept only if it reads clearly better (a hard-to-read
+    // upright page stays as it is).
+    const hint = orientationInDoubt(asGiven.score, inked, UPRIGHT_CONFIDENCE)
+      ? (await opts.engine.orientation(source, signal)).rotate
+      : 0;
+    const oriented = await uprightRead(
+      asGiven,
+      inked,
+      async (turn) => sparseRead(await turnedImage(source, turn, turnedFile(turn))),
+      async () => {},
+      {
+        turns: hint ? [hint, ...CANDIDATE_TURNS.filter((t) => t !== hint)] : CANDIDATE_TURNS,
+        below: UPRIGHT_CONFIDENCE,
+      },
+    );
+    const { image, sparse } = oriented.read;
+    const turned = oriented.turn;
     const detected = pageLanguage(
       sparse.segments.flatMap((s) => s.words.map((w) => w.text)),
       await candidateLanguages(opts),
@@ -251,7 +265,7 @@ async function readImage(
       score,
     };
   } finally {
-    await rm(upright, { force: true });
+    for (const turn of CANDIDATE_TURNS) await rm(turnedFile(turn), { force: true });
   }
 }
 

@@ -141,6 +141,8 @@ export interface GuardRecord {
   confident: number;
   /** ocr-pdf: the turn ocrmypdf's orientation detection made and kept (degrees; 0 none). */
   turned: number;
+  /** page-orientation.ts: null when the first read's orientation was not in doubt; else the turn kept (0: none). */
+  oriented: number | null;
   /** The share of the page's print that is blurred (page-skew.ts, blurredShare; null: not measured). */
   blurred: number | null;
 }
@@ -150,10 +152,12 @@ export async function traced<T>(work: () => Promise<T>): Promise<{ result: T; gu
   const guard: GuardRecord[] = [];
   let skew: Extract<PageTrace, { kind: 'skew' }> | null = null;
   let turned = 0;
+  let oriented: number | null = null;
   const on = (m: unknown) => {
     const t = m as PageTrace;
     if (t.kind === 'skew') skew = t;
     else if (t.kind === 'turn') turned = t.kept ? t.rotation : turned;
+    else if (t.kind === 'orient') oriented = t.turn;
     else {
       const kept = t.kept === 0 ? t.first : t.retries[t.kept - 1]!;
       const s = skew as Extract<PageTrace, { kind: 'skew' }> | null;
@@ -167,10 +171,12 @@ export async function traced<T>(work: () => Promise<T>): Promise<{ result: T; gu
         confidence: kept.confidence,
         confident: kept.confident,
         turned,
+        oriented,
         blurred: s?.blurred ?? null,
       });
       skew = null;
       turned = 0;
+      oriented = null;
     }
   };
   pageTrace.subscribe(on);
@@ -211,6 +217,8 @@ export function guardTotals(pages: readonly PageOutcome[]): string {
     `kept-sparse ${n(g((r) => r.kept === 2))}`,
     `still-bad ${n(g((r) => r.stillBad))}`,
     `turned ${n(g((r) => r.turned !== 0))}`,
+    `in-doubt ${n(g((r) => r.oriented !== null))}`,
+    `re-turned ${n(g((r) => !!r.oriented))}`,
     `blurred ${n(g((r) => r.blurred !== null && r.blurred >= BLURRED_PRINT_SHARE))}`,
     `conf<${HARD_TO_READ_CONFIDENCE} ${n(g((r) => r.confidence < HARD_TO_READ_CONFIDENCE))}`,
     `warned ${n((p) => p.warned)}`,
@@ -308,6 +316,7 @@ async function main(): Promise<void> {
       'conf',
       'confident',
       'turned',
+      'orient',
       'blurred',
       'warned',
     ],
@@ -382,6 +391,7 @@ async function main(): Promise<void> {
                 r ? r.confidence.toFixed(0) : '-',
                 r ? String(r.confident) : '-',
                 r ? String(r.turned) : '-',
+                r?.oriented != null ? String(r.oriented) : '-',
                 r?.blurred?.toFixed(3) ?? '-',
                 String(o.warned),
               ]);
@@ -425,7 +435,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\nthe page guard, totals (skew-off: measured more than ${SKEW_OFF}° from the form's turn; cols: lines found vertical;\n` +
       'bad-1st: the first read read badly; kept-uploaded/-sparse: a retry was kept; still-bad: the kept read reads badly;\n' +
-      `turned: ocrmypdf turned the page; blurred: ${BLURRED_PRINT_SHARE * 100} % or more of its print blurred;\n` +
+      `turned: ocrmypdf turned the page; in-doubt: its orientation was in doubt; re-turned: a turn was kept for it;\n` +
+      `blurred: ${BLURRED_PRINT_SHARE * 100} % or more of its print blurred;\n` +
       `conf<${HARD_TO_READ_CONFIDENCE}: the kept read is under the warning floor; warned: in the result's warnings):\n`,
   );
   for (const [key, v] of [...agg.entries()].sort()) {

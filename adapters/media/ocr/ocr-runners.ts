@@ -6,9 +6,17 @@ import { InvalidSourceError, ProviderUnavailableError } from '../../providers/pr
 import type { OperationRunner, RunnerInput, RunnerSource } from '../runner-contract.js';
 import { fileExists, writeWhole } from '../../storage/whole-files.js';
 import { textPagesToDocx } from './docx-writer.js';
-import { HARD_TO_READ_CONFIDENCE, OCR_DPI, OcrSourceError, UPRIGHT_CONFIDENCE, type OcrEngine } from './ocr-engine.js';
+import {
+  HARD_TO_READ_CONFIDENCE,
+  OCR_DPI,
+  OcrSourceError,
+  UPRIGHT_CONFIDENCE,
+  type OcrEngine,
+  type RecogniseMode,
+} from './ocr-engine.js';
 import { parseTsvPage } from '../../extraction/tsv-words.js';
 import { BLURRED_PRINT_SHARE, measureSkew, MIN_DESKEW_DEGREES, straighten, straightenBy } from './page-skew.js';
+import { CANDIDATE_TURNS, turnedImage, turnedPdfPage, uprightRead } from './page-orientation.js';
 import { imageForOcr } from './page-resolution.js';
 import { bestRead, pageTrace, scoreOfTsv, tracePage } from './page-retry.js';
 import { OcrEngineUnavailable } from './run-tool.js';
@@ -157,22 +165,31 @@ async function read(
   signal?: AbortSignal,
 ): Promise<PageRead> {
   const straight = await straighten(image, `${image}.straight.png`);
+  const turned = (turn: number) => `${image}.turned-${turn}.png`;
   try {
-    const attempt = async (path: string, mode: 'layout' | 'sparse') => {
+    const attempt = async (path: string, mode: RecogniseMode) => {
       const { text, tsv } = await engine.recognise(path, language, dpi, signal, mode);
       return { read: { text, tsv, path }, score: scoreOfTsv(tsv) };
     };
+    // The guard's retries first (page-retry.ts): the page as uploaded, then the sparse mode on the best image so far.
     const best = await bestRead(await attempt(straight.path, 'layout'), straight.inked, [
       async () => (straight.path === image ? null : attempt(image, 'layout')),
       async (sofar) => attempt(sofar.read.path, 'sparse'),
     ]);
+    // A page whose orientation is still in doubt is also read turned (page-orientation.ts), each turn as it stands:
+    // after the guard, so a page the layout pass reads nothing of upright (phototest blurred by 2 px) is read upright by
+    // the sparse mode rather than turned for what Tesseract reads of a turned copy.
+    const upright = await uprightRead(best, straight.inked, async (turn) =>
+      attempt(await turnedImage(best.read.path, turn, turned(turn)), 'as-is'),
+    );
     return {
-      text: best.read.text,
-      confidence: confidenceOf(best.read.tsv, straight.inked),
+      text: upright.read.text,
+      confidence: confidenceOf(upright.read.tsv, straight.inked),
       blurred: straight.blurred,
     };
   } finally {
     if (straight.path !== image) await rm(straight.path, { force: true });
+    for (const f of CANDIDATE_TURNS.map(turned)) await rm(f, { force: true });
   }
 }
 
@@ -311,14 +328,16 @@ interface SearchableInput {
 }
 
 /**
- * A searchable PDF of one page (`page`) into `out`; resolves its confidence (confidenceOf) and which read was kept
- * (`asUploaded`: the page as it was given, not straightened). When ocrmypdf turned the page (its orientation
- * detection) and the turned page reads below UPRIGHT_CONFIDENCE, the page is also read as it stands and the better
- * read is kept: orientation detection told ocrmypdf to turn a real book page with a large picture, scanned bilevel and
- * straightened, upside down (confidence 8.5, above ROTATE_PAGES_THRESHOLD), and its layer read 2 % of the page's
- * words. A page that still reads badly (page-retry.ts) is made again from the page as uploaded (`asUploaded`, when the
- * page was straightened), then in Tesseract's sparse-text mode, and the best is kept. The extra recognitions are paid
- * only for pages that read poorly (docs/processing.md, "OCR").
+ * A searchable PDF of one page (`page`) into `out`; resolves its confidence (confidenceOf), which read was kept
+ * (`asUploaded`: the page as it was given, not straightened) and by how much page-orientation.ts turned it (degrees
+ * clockwise; 0: not). When ocrmypdf turned the page (its orientation detection) and the turned page reads below
+ * UPRIGHT_CONFIDENCE, the page is also read as it stands and the better read is kept: orientation detection told
+ * ocrmypdf to turn a real book page with a large picture, scanned bilevel and straightened, upside down (confidence
+ * 8.5, above ROTATE_PAGES_THRESHOLD), and its layer read 2 % of the page's words. A page that still reads badly
+ * (page-retry.ts) is made again from the page as uploaded (`asUploaded`, when the page was straightened), then in
+ * Tesseract's sparse-text mode, and the best is kept; a page whose orientation is then still in doubt is made again
+ * turned by each candidate turn (page-orientation.ts; a PDF page by its /Rotate, an image by its pixels) and a
+ * clearly better read kept. The extra recognitions are paid only for pages that read poorly (docs/processing.md, "OCR").
  */
 async function searchablePage(
   engine: OcrEngine,
@@ -328,14 +347,22 @@ async function searchablePage(
   signal?: AbortSignal,
   /** The page as it was given, when `page` is straightened (made only if it is needed; the caller removes it). */
   asUploaded?: () => Promise<SearchableInput>,
-): Promise<{ confidence: number | null; asUploaded: boolean }> {
+): Promise<{ confidence: number | null; asUploaded: boolean; turn: number }> {
   interface Made {
     file: string;
     tsv: string | null;
     src: SearchableInput;
     asUploaded: boolean;
+    /** Made turned by page-orientation.ts: ocrmypdf is not to turn it again. */
+    turned: boolean;
   }
-  const make = async (src: SearchableInput, file: string, mode: 'layout' | 'sparse'): Promise<Made> => {
+  const make = async (src: SearchableInput, file: string, mode: 'layout' | 'sparse', turned = false): Promise<Made> => {
+    const made = { file, src, asUploaded: false, turned };
+    if (turned) {
+      // A turn page-orientation.ts tries: read as it stands (no orientation detection, no vertical text).
+      const opts = { rotate: false, mode: mode === 'layout' ? ('as-is' as const) : mode };
+      return { ...made, tsv: (await engine.searchable(src.input, file, language, src.dpi, signal, opts)).tsv };
+    }
     const { tsv } = await engine.searchable(src.input, file, language, src.dpi, signal, { mode });
     const first = tsv === null ? null : confidenceOf(tsv, page.inked);
     if (first === null || first >= UPRIGHT_CONFIDENCE) {
@@ -344,41 +371,79 @@ async function searchablePage(
         const rotation = ((await firstPageRotation(file)) - src.rotation + 360) % 360;
         if (rotation !== 0) tracePage(() => ({ kind: 'turn', rotation, kept: true }));
       }
-      return { file, tsv, src, asUploaded: false };
+      return { ...made, tsv };
     }
     const rotation = ((await firstPageRotation(file)) - src.rotation + 360) % 360;
-    if (rotation === 0) return { file, tsv, src, asUploaded: false };
+    if (rotation === 0) return { ...made, tsv };
     const still = `${file}.as-is.pdf`;
     const again = (await engine.searchable(src.input, still, language, src.dpi, signal, { rotate: false, mode })).tsv;
     const second = confidenceOf(again, page.inked);
     if (second !== null && second > first) {
       tracePage(() => ({ kind: 'turn', rotation, kept: false }));
       await rename(still, file);
-      return { file, tsv: again, src, asUploaded: false };
+      return { ...made, tsv: again };
     }
     tracePage(() => ({ kind: 'turn', rotation, kept: true }));
     await rm(still, { force: true });
-    return { file, tsv, src, asUploaded: false };
+    return { ...made, tsv };
   };
   const scored = (made: Made) => ({ read: made, score: scoreOfTsv(made.tsv) });
-  // No TSV at all (ocrmypdf wrote none where it was looked for): the confidence is unknown, so nothing is warned.
-  const first = await make(page, out, 'layout');
-  if (first.tsv === null) return { confidence: null, asUploaded: false };
-  const best = await bestRead(
-    scored(first),
-    page.inked,
-    [
-      async () =>
-        asUploaded
-          ? scored({ ...(await make(await asUploaded(), `${out}.as-uploaded.pdf`, 'layout')), asUploaded: true })
-          : null,
-      async (sofar) =>
-        scored({ ...(await make(sofar.read.src, `${out}.sparse.pdf`, 'sparse')), asUploaded: sofar.read.asUploaded }),
-    ],
-    (made) => rm(made.file, { force: true }),
-  );
-  if (best.read.file !== out) await rename(best.read.file, out);
-  return { confidence: confidenceOf(best.read.tsv, page.inked), asUploaded: best.read.asUploaded };
+  const removeMade = (made: Made) => rm(made.file, { force: true });
+  const temporary: string[] = [];
+  /** `src` turned `turn` degrees clockwise: a PDF page by its /Rotate, an image by its pixels. */
+  const turnedInput = async (src: SearchableInput, turn: number, tag: string): Promise<SearchableInput> => {
+    const file = `${out}.${tag}-${turn}.${src.dpi ? 'png' : 'pdf'}`;
+    temporary.push(file);
+    if (src.dpi) return { ...src, input: await turnedImage(src.input, turn, file) };
+    await turnedPdfPage(src.input, turn, file);
+    return { input: file, rotation: (src.rotation + turn) % 360 };
+  };
+  try {
+    // No TSV at all (ocrmypdf wrote none where it was looked for): the confidence is unknown, so nothing is warned.
+    const first = await make(page, out, 'layout');
+    if (first.tsv === null) return { confidence: null, asUploaded: false, turn: 0 };
+    // The guard's retries first (page-retry.ts), then the turns of a page whose orientation is still in doubt
+    // (page-orientation.ts), of the kept read's source, as it stands.
+    const best = await bestRead(
+      scored(first),
+      page.inked,
+      [
+        async () =>
+          asUploaded
+            ? scored({ ...(await make(await asUploaded(), `${out}.as-uploaded.pdf`, 'layout')), asUploaded: true })
+            : null,
+        async (sofar) =>
+          scored({
+            ...(await make(sofar.read.src, `${out}.sparse.pdf`, 'sparse')),
+            asUploaded: sofar.read.asUploaded,
+          }),
+      ],
+      removeMade,
+    );
+    const upright = await uprightRead(
+      best,
+      page.inked,
+      async (turn) =>
+        scored({
+          ...(await make(
+            await turnedInput(best.read.src, turn, 'turned'),
+            `${out}.turned-${turn}.pdf`,
+            'layout',
+            true,
+          )),
+          asUploaded: best.read.asUploaded,
+        }),
+      removeMade,
+    );
+    if (upright.read.file !== out) await rename(upright.read.file, out);
+    return {
+      confidence: confidenceOf(upright.read.tsv, page.inked),
+      asUploaded: upright.read.asUploaded,
+      turn: upright.turn,
+    };
+  } finally {
+    for (const f of temporary) await rm(f, { force: true });
+  }
 }
 
 /** Scales the one page of `pdf` (content and all) to `size` in points. */
@@ -472,9 +537,13 @@ async function searchablePdf(
       await rm(png, { force: true });
       await rm(straight, { force: true });
       await rm(single, { force: true });
-      // The render's whole pixels make the page a fraction of a point larger: it gets the source page's size back.
+      // The render's whole pixels make the page a fraction of a point larger: it gets the source page's size back (as
+      // it is shown, turned by a quarter when page-orientation.ts turned the image by one).
       if (!made.asUploaded)
-        await fitPage(part, size.rotation % 180 === 90 ? { width: size.height, height: size.width } : size);
+        await fitPage(
+          part,
+          (size.rotation + made.turn) % 180 === 90 ? { width: size.height, height: size.width } : size,
+        );
     } else {
       const single = join(input.workDir, `source-${page}.pdf`);
       await engine.splitPage(source.path, page, single, signal);

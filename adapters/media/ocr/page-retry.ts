@@ -43,7 +43,9 @@ export type PageTrace =
       stillBad: boolean;
     }
   /** ocr-pdf: ocrmypdf turned a page by its orientation detection (degrees), and whether that turn was kept. */
-  | { kind: 'turn'; rotation: number; kept: boolean };
+  | { kind: 'turn'; rotation: number; kept: boolean }
+  /** page-orientation.ts: a page whose orientation was in doubt, the turns read (degrees) and the one kept (0: none). */
+  | { kind: 'orient'; tried: number[]; turn: number };
 
 /** Publishes `trace` when someone listens (the bench). */
 export function tracePage(trace: () => PageTrace): void {
