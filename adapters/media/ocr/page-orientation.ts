@@ -6,7 +6,7 @@ import { HARD_TO_READ_CONFIDENCE } from './ocr-engine.js';
 import { isBetter, readsBadly, tracePage, type Scored } from './page-retry.js';
 
 /**
- * A page's orientation when Tesseract's own detection is unsure (docs/processing.md, "OCR", "Orientation"): every OCR
+ * A page's orientation when Tesseract's own detection is unsure (docs/processing.md, "OCR", "Turned pages"): every OCR
  * path (ocr-text, ocr-docx, ocr-pdf, extraction's OCR) hands its first read of a page here with a way to read the page
  * turned by a quarter turn, half a turn or three quarters, and keeps the read whose recognition is clearly best.
  *
