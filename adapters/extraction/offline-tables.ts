@@ -252,10 +252,13 @@ export function stackedHeader(
   return { cols, first: above ? i - 1 : i, last: below ? i + 1 : i };
 }
 
+/** HEADER_TERMS' patterns without their flags' state (no `g`), for an `exec` of one word; compiled once. */
+const HEADER_TERM_WORDS = HEADER_TERMS.map(({ re }) => new RegExp(re.source, 'iu'));
+
 /** A word that is one of the header names by itself ("Descuento"). */
 const isHeaderWord = (word: string) =>
-  HEADER_TERMS.some(({ re }) => {
-    const m = new RegExp(re.source, 'iu').exec(word);
+  HEADER_TERM_WORDS.some((re) => {
+    const m = re.exec(word);
     return m !== null && m.index === 0 && m[0].length === word.length;
   });
 

@@ -14,24 +14,15 @@ import { nameRequestSpan } from '../../adapters/tracing/tracing.js';
 export function requestMetrics(metrics: PlatformMetrics): (ctx: AppContext, seconds: number) => void {
   // The request counter and the duration histogram of each label set, looked up once (prom-client hashes and checks a
   // labels object on every call otherwise). Label sets are bounded: the route templates, methods and statuses served.
-  const series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
-  const seriesOf = (iface: string, route: string, method: string, status: number) => {
-    const key = `${iface} ${method} ${status} ${route}`;
-    let found = series.get(key);
-    if (!found) {
+  const series = onceByKey<{ requests: { inc(): void }; duration: { observe(v: number): void } }>();
+  const seriesOf = (iface: string, route: string, method: string, status: number) =>
+    series(`${iface} ${method} ${status} ${route}`, () => {
       const labels = { interface: iface, route, method, status: String(status) };
-      found = { requests: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) };
-      series.set(key, found);
-    }
-    return found;
-  };
-  const payments = new Map<string, { inc(): void }>();
-  const paymentsOf = (route: string, outcome: string) => {
-    const key = `${outcome} ${route}`;
-    let found = payments.get(key);
-    if (!found) payments.set(key, (found = metrics.x402Payments.labels({ route, outcome })));
-    return found;
-  };
+      return { requests: metrics.httpRequests.labels(labels), duration: metrics.httpDuration.labels(labels) };
+    });
+  const payments = onceByKey<{ inc(): void }>();
+  const paymentsOf = (route: string, outcome: string) =>
+    payments(`${outcome} ${route}`, () => metrics.x402Payments.labels({ route, outcome }));
   return (ctx, seconds) => {
     const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
     const route = typeof matched === 'string' ? matched : (ctx.state.route ?? 'unmatched');
@@ -40,6 +31,16 @@ export function requestMetrics(metrics: PlatformMetrics): (ctx: AppContext, seco
     requests.inc();
     duration.observe(seconds);
     if (ctx.state.x402Outcome) paymentsOf(route, ctx.state.x402Outcome).inc();
+  };
+}
+
+/** A value made once per key and kept (the label sets' series: bounded by the routes, methods and statuses served). */
+function onceByKey<T>(): (key: string, make: () => T) => T {
+  const made = new Map<string, T>();
+  return (key, make) => {
+    let found = made.get(key);
+    if (found === undefined) made.set(key, (found = make()));
+    return found;
   };
 }
 

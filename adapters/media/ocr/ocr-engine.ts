@@ -123,7 +123,7 @@ export interface OcrEngine {
     language: string,
     imageDpi?: number,
     signal?: AbortSignal,
-    opts?: { rotate?: boolean; mode?: 'layout' | 'sparse' | 'as-is' },
+    opts?: { rotate?: boolean; mode?: RecogniseMode },
   ): Promise<{ tsv: string | null }>;
   /** `source` with its pages replaced where `pages[i]` names a one-page PDF (null keeps the source's page). */
   assemble(source: string, pages: ReadonlyArray<string | null>, out: string): Promise<void>;
@@ -308,7 +308,6 @@ export function createOcrEngine(opts: OcrEngineOptions = {}): OcrEngine {
         await run(ocrmypdf, [...args, '--', input, out], signal, { ...SINGLE_THREAD, TMPDIR: temp });
         for (const work of await readdir(temp, { withFileTypes: true })) {
           if (!work.isDirectory()) continue; // the as-is config
-
           const tsv = (await readdir(join(temp, work.name))).find((f) => f.endsWith('_ocr_tess.tsv'));
           if (tsv) return { tsv: await readFile(join(temp, work.name, tsv), 'utf8') };
         }
